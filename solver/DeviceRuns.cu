@@ -1,0 +1,295 @@
+// CUDA runs of build, decode, resolvers and consumers (see DeviceRuns.h).
+#include "DeviceRuns.h"
+
+#include "DeviceArray.h"
+#include "vbm/BuildVoxelBlockManager.cuh"
+#include "vbm/CachedStencils.h"
+#include "vbm/DecodeInverseMap.h"
+#include "vbm/ResolverDispatch.h"
+#include "vbm/SidecarConsumers.h"
+#include "vbm/TreeWalkStencils.h"
+
+#include <nanovdb/tools/cuda/VoxelBlockManager.cuh>
+
+#include <stdexcept>
+
+namespace vbm::cuda {
+
+namespace {
+
+template<int L>
+using NanoVbm = nanovdb::tools::cuda::VoxelBlockManager<BlockLayout<L>::BlockWidth>;
+
+// Our decode, one thread per slot.
+template<int L>
+__global__ void decodeKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
+                             uint64_t firstOffset, uint32_t* leafIndex, uint16_t* voxelOffset)
+{
+    const uint64_t b = blockIdx.x;
+    const uint64_t s = (b << L) + threadIdx.x;
+    decodeInverseMap<L>(grid, firstLeafID[b], jumpMap + b * BlockLayout<L>::JumpMapLength, firstOffset + (b << L),
+                        threadIdx.x, leafIndex[s], voxelOffset[s]);
+}
+
+// NanoVDB 13.0.0's sweep decode into shared memory, copied out.
+template<int L>
+__global__ void nanovdbDecodeKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
+                                    uint64_t firstOffset, uint32_t* leafIndex, uint16_t* voxelOffset)
+{
+    constexpr int W = BlockLayout<L>::BlockWidth;
+    __shared__ uint32_t sLeaf[W];
+    __shared__ uint16_t sVoxel[W];
+    const uint64_t b = blockIdx.x;
+    NanoVbm<L>::decodeInverseMaps(const_cast<IndexGrid*>(grid), firstLeafID[b], jumpMap + b * (W / 64),
+                                  firstOffset + (b << L), sLeaf, sVoxel);
+    leafIndex[(b << L) + threadIdx.x] = sLeaf[threadIdx.x];
+    voxelOffset[(b << L) + threadIdx.x] = sVoxel[threadIdx.x];
+}
+
+// Resolver R through its public device API; taps of slot s go to out[s*T .. s*T+T).
+template<int L, Resolver R>
+__global__ void resolveTapsKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
+                                  uint64_t firstOffset, uint64_t blockBegin, bool oddSlotsIdle, uint64_t* out)
+{
+    constexpr int T = tapCount(R);
+    constexpr int W = BlockLayout<L>::BlockWidth;
+    const uint64_t b = blockBegin + blockIdx.x;
+    const uint32_t slot = threadIdx.x;
+    const uint32_t firstLeaf = firstLeafID[b];
+    const uint64_t* jm = jumpMap + b * BlockLayout<L>::JumpMapLength;
+    uint64_t* dst = out + (uint64_t(blockIdx.x) * W + slot) * T;
+    auto& dstArray = *reinterpret_cast<uint64_t(*)[T]>(dst);
+
+    if constexpr (R == Resolver::NanoVDB13) {
+        __shared__ uint32_t sLeaf[W];
+        __shared__ uint16_t sVoxel[W];
+        NanoVbm<L>::decodeInverseMaps(const_cast<IndexGrid*>(grid), firstLeaf, jm, firstOffset + (b << L), sLeaf,
+                                      sVoxel);
+        NanoVbm<L>::computeBoxStencil(grid, sLeaf, sVoxel, dst);
+    } else if constexpr (isCachedResolver(R)) {
+        __shared__ ResolverTable<R> table;
+        uint32_t leafIndex;
+        uint16_t voxelOffset;
+        decodeInverseMap<L>(grid, firstLeaf, jm, firstOffset + (b << L), slot, leafIndex, voxelOffset);
+        if constexpr (R == Resolver::computeBoxStencilCached)
+            computeBoxStencilCached<L>(grid, firstLeaf, jm, leafIndex, voxelOffset, table, dstArray);
+        else if constexpr (R == Resolver::forEachBoxStencilCached)
+            forEachBoxStencilCached<L>(grid, firstLeaf, jm, leafIndex, voxelOffset, table,
+                                       [dst](int tap, uint64_t index) { dst[tap] = index; });
+        else
+            computeCrossStencilCached<L>(grid, firstLeaf, jm, leafIndex, voxelOffset, table, dstArray);
+    } else {
+        if (oddSlotsIdle && (slot & 1)) return; // divergent-safe forms: half the threads leave now
+        uint32_t leafIndex;
+        uint16_t voxelOffset;
+        decodeInverseMap<L>(grid, firstLeaf, jm, firstOffset + (b << L), slot, leafIndex, voxelOffset);
+        if constexpr (R == Resolver::computeBoxStencil)
+            computeBoxStencil(grid, leafIndex, voxelOffset, dstArray);
+        else if constexpr (R == Resolver::forEachBoxStencil)
+            forEachBoxStencil(grid, leafIndex, voxelOffset, [dst](int tap, uint64_t index) { dst[tap] = index; });
+        else
+            computeCrossStencil(grid, leafIndex, voxelOffset, dstArray);
+    }
+}
+
+// Sidecar consumer (box sum or Laplacian) over C channels through resolver R.
+template<int L, Resolver R, int C, bool Laplacian>
+__global__ void consumerKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
+                               uint64_t firstOffset, const float* sidecar, float* out)
+{
+    constexpr int W = BlockLayout<L>::BlockWidth;
+    const uint64_t b = blockIdx.x;
+    const uint32_t slot = threadIdx.x;
+    const uint32_t firstLeaf = firstLeafID[b];
+    const uint64_t* jm = jumpMap + b * BlockLayout<L>::JumpMapLength;
+    const uint64_t index = firstOffset + (b << L) + slot;
+    uint32_t leafIndex;
+    uint16_t voxelOffset;
+    BoxSumAccumulator<C> sum{sidecar};
+    CrossLaplacian<C, isBoxResolver(R)> lap{sidecar};
+    auto consume = [&](int tap, uint64_t i) {
+        if constexpr (Laplacian) lap(tap, i);
+        else sum(tap, i);
+    };
+    if constexpr (R == Resolver::NanoVDB13) {
+        __shared__ uint32_t sLeaf[W];
+        __shared__ uint16_t sVoxel[W];
+        NanoVbm<L>::decodeInverseMaps(const_cast<IndexGrid*>(grid), firstLeaf, jm, firstOffset + (b << L), sLeaf,
+                                      sVoxel);
+        uint64_t taps[27];
+        NanoVbm<L>::computeBoxStencil(grid, sLeaf, sVoxel, taps);
+        leafIndex = sLeaf[slot];
+        if (leafIndex != UnusedLeafIndex)
+            for (int t = 0; t < 27; ++t) consume(t, taps[t]);
+    } else {
+        __shared__ ResolverTable<R> table;
+        decodeInverseMap<L>(grid, firstLeaf, jm, firstOffset + (b << L), slot, leafIndex, voxelOffset);
+        if constexpr (isCachedResolver(R)) {
+            stageResolverTable<L, R>(grid, firstLeaf, jm, table, threadIdx.x, blockDim.x);
+            __syncthreads();
+        }
+        forEachResolvedTap<L, R>(grid, firstLeaf, jm, leafIndex, voxelOffset, table, consume);
+    }
+    if (leafIndex == UnusedLeafIndex) return;
+    if constexpr (Laplacian) {
+        float v[C];
+        lap.evaluate(v);
+        for (int ch = 0; ch < C; ++ch) out[index * C + ch] = v[ch];
+    } else {
+        for (int ch = 0; ch < C; ++ch) out[index * C + ch] = sum.acc[ch];
+    }
+}
+
+struct DeviceVbm {
+    DeviceArray<uint32_t> firstLeafID;
+    DeviceArray<uint64_t> jumpMap;
+    explicit DeviceVbm(const VbmMetadata& m) : firstLeafID(m.firstLeafID), jumpMap(m.jumpMap) {}
+};
+
+void syncAndCheck(const char* what)
+{
+    checkCuda(cudaGetLastError(), what);
+    checkCuda(cudaDeviceSynchronize(), what);
+}
+
+} // namespace
+
+std::string cudaUnavailableReason()
+{
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        return std::string("no CUDA device (") + cudaGetErrorString(err) + ")";
+    }
+    if (count == 0) return "no CUDA device";
+    return "";
+}
+
+std::string cudaDeviceDescription()
+{
+    int dev = 0;
+    checkCuda(cudaGetDevice(&dev), "cudaGetDevice");
+    cudaDeviceProp p{};
+    checkCuda(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties");
+    return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ")";
+}
+
+struct DeviceGrid::Impl {
+    DeviceArray<char> bytes;
+};
+
+DeviceGrid::DeviceGrid(const HostGridHandle& host) : mImpl(std::make_unique<Impl>())
+{
+    const IndexGrid* g = host.grid<nanovdb::ValueOnIndex>();
+    if (!g) throw std::invalid_argument("DeviceGrid needs an OnIndex grid");
+    mLeafCount = g->tree().nodeCount(0);
+    mLowerCount = g->tree().nodeCount(1);
+    mImpl->bytes = DeviceArray<char>(host.gridSize());
+    mImpl->bytes.upload(static_cast<const char*>(host.data()), host.gridSize());
+}
+DeviceGrid::~DeviceGrid() = default;
+const IndexGrid* DeviceGrid::grid() const { return reinterpret_cast<const IndexGrid*>(mImpl->bytes.data()); }
+
+VbmMetadata buildVbmOnDevice(const DeviceGrid& grid, const VbmExtent& extent, int log2BlockWidth, bool nanovdbReference)
+{
+    return withBlockWidth(log2BlockWidth, [&](auto l) {
+        constexpr int L = decltype(l)::value;
+        VbmMetadata m;
+        m.log2BlockWidth = L;
+        m.extent = extent;
+        DeviceArray<uint32_t> firstLeafID(extent.blockCount);
+        DeviceArray<uint64_t> jumpMap(extent.blockCount * BlockLayout<L>::JumpMapLength);
+        firstLeafID.fill(0);
+        if (nanovdbReference) {
+            jumpMap.fill(0);
+            nanovdb::tools::cuda::buildVoxelBlockManager<L>(extent.firstOffset, extent.lastOffset,
+                                                            int(extent.blockCount), int(grid.lowerCount()),
+                                                            grid.grid(), firstLeafID.data(), jumpMap.data());
+        } else {
+            checkCuda(buildVoxelBlockManagerDevice<L>(grid.grid(), grid.leafCount(), extent, firstLeafID.data(),
+                                                      jumpMap.data()),
+                      "buildVoxelBlockManagerDevice");
+        }
+        syncAndCheck("VBM build kernel");
+        m.firstLeafID = firstLeafID.download();
+        m.jumpMap = jumpMap.download();
+        return m;
+    });
+}
+
+void decodeOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, bool nanovdbReference,
+                    std::vector<uint32_t>& leafIndex, std::vector<uint16_t>& voxelOffset)
+{
+    withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
+        constexpr int L = decltype(l)::value;
+        DeviceVbm d(vbm);
+        const uint64_t slots = vbm.extent.blockCount << L;
+        DeviceArray<uint32_t> li(slots);
+        DeviceArray<uint16_t> vo(slots);
+        li.fill(0x5a), vo.fill(0x5a);
+        const dim3 blocks(unsigned(vbm.extent.blockCount)), threads(1u << L);
+        if (nanovdbReference)
+            nanovdbDecodeKernel<L><<<blocks, threads>>>(grid.grid(), d.firstLeafID.data(), d.jumpMap.data(),
+                                                        vbm.extent.firstOffset, li.data(), vo.data());
+        else
+            decodeKernel<L><<<blocks, threads>>>(grid.grid(), d.firstLeafID.data(), d.jumpMap.data(),
+                                                 vbm.extent.firstOffset, li.data(), vo.data());
+        syncAndCheck("decode kernel");
+        leafIndex = li.download();
+        voxelOffset = vo.download();
+    });
+}
+
+std::vector<uint64_t> resolveTapsOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, Resolver r,
+                                          uint64_t blockBegin, uint64_t blockEnd, bool oddSlotsIdle)
+{
+    return withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
+        constexpr int L = decltype(l)::value;
+        return withResolver(r, [&](auto tag) {
+            constexpr Resolver R = decltype(tag)::value;
+            DeviceVbm d(vbm);
+            DeviceArray<uint64_t> taps((blockEnd - blockBegin) * (uint64_t(1) << L) * tapCount(R));
+            std::vector<uint64_t> poison(taps.size(), 0xdeadbeefcafef00dull);
+            taps.upload(poison);
+            if (blockEnd > blockBegin)
+                resolveTapsKernel<L, R><<<unsigned(blockEnd - blockBegin), 1u << L>>>(
+                    grid.grid(), d.firstLeafID.data(), d.jumpMap.data(), vbm.extent.firstOffset, blockBegin,
+                    oddSlotsIdle, taps.data());
+            syncAndCheck("resolver kernel");
+            return taps.download();
+        });
+    });
+}
+
+std::vector<float> applyConsumerOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, Resolver r, bool laplacian,
+                                         int channels, const std::vector<float>& sidecar)
+{
+    if (channels != 1 && channels != 8) throw std::invalid_argument("consumers are built for 1 or 8 channels");
+    DeviceVbm d(vbm);
+    DeviceArray<float> side(sidecar);
+    DeviceArray<float> out((vbm.extent.lastOffset + 1) * channels);
+    out.fill(0);
+    if (vbm.log2BlockWidth != 7 && vbm.log2BlockWidth != 9)
+        throw std::invalid_argument("device consumers are built for block widths 128 and 512");
+    withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
+        constexpr int L = decltype(l)::value;
+        if constexpr (L == 7 || L == 9) withResolver(r, [&](auto tag) {
+            constexpr Resolver R = decltype(tag)::value;
+            const auto launch = [&](auto c, auto lap) {
+                consumerKernel<L, R, decltype(c)::value, decltype(lap)::value>
+                    <<<unsigned(vbm.extent.blockCount), 1u << L>>>(grid.grid(), d.firstLeafID.data(),
+                                                                   d.jumpMap.data(), vbm.extent.firstOffset,
+                                                                   side.data(), out.data());
+            };
+            using One = std::integral_constant<int, 1>;
+            using Eight = std::integral_constant<int, 8>;
+            if (channels == 1) laplacian ? launch(One{}, std::true_type{}) : launch(One{}, std::false_type{});
+            else laplacian ? launch(Eight{}, std::true_type{}) : launch(Eight{}, std::false_type{});
+        });
+    });
+    syncAndCheck("consumer kernel");
+    return out.download();
+}
+
+} // namespace vbm::cuda

@@ -1,0 +1,55 @@
+// The CUDA counterparts of TapRuns.h: build, decode and resolve on the GPU (ours and
+// NanoVDB 13.0.0's shipped path), results copied back for the host checkers.
+// Host-only header: no CUDA types, so plain C++ code can call it.
+#pragma once
+
+#include "GridGenerators.h"
+#include "vbm/BuildVoxelBlockManager.h"
+#include "vbm/Resolver.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vbm::cuda {
+
+/// "" when a CUDA GPU can be used, else one line saying why not.
+std::string cudaUnavailableReason();
+/// Name and compute capability of the current CUDA device.
+std::string cudaDeviceDescription();
+
+/// An OnIndex grid copied to the GPU.
+class DeviceGrid {
+public:
+    explicit DeviceGrid(const HostGridHandle& host);
+    ~DeviceGrid();
+    DeviceGrid(const DeviceGrid&) = delete;
+    DeviceGrid& operator=(const DeviceGrid&) = delete;
+    const IndexGrid* grid() const;
+    uint32_t leafCount() const { return mLeafCount; }
+    uint32_t lowerCount() const { return mLowerCount; }
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> mImpl;
+    uint32_t mLeafCount = 0, mLowerCount = 0;
+};
+
+/// Builds the metadata on the GPU, with our kernel or with NanoVDB 13.0.0's buildVoxelBlockManager.
+VbmMetadata buildVbmOnDevice(const DeviceGrid& grid, const VbmExtent& extent, int log2BlockWidth, bool nanovdbReference);
+
+/// Decodes all blocks on the GPU, with our decodeInverseMap or NanoVDB 13.0.0's decodeInverseMaps.
+void decodeOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, bool nanovdbReference,
+                    std::vector<uint32_t>& leafIndex, std::vector<uint16_t>& voxelOffset);
+
+/// Taps of blocks [blockBegin, blockEnd), laid out as resolveTapsOnHost's. With oddSlotsIdle,
+/// odd threads return before decoding (plain forms only: they are divergent-safe).
+std::vector<uint64_t> resolveTapsOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, Resolver r,
+                                          uint64_t blockBegin, uint64_t blockEnd, bool oddSlotsIdle = false);
+
+/// As applyConsumerOnHost, on the GPU; NanoVDB13 included. Block widths 128 and 512 only.
+std::vector<float> applyConsumerOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, Resolver r, bool laplacian,
+                                         int channels, const std::vector<float>& sidecar);
+
+} // namespace vbm::cuda

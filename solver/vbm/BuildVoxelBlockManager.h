@@ -1,0 +1,116 @@
+// Building the VBM metadata (firstLeafID + jumpMap). The per-leaf step is shared by the
+// host build below and the CUDA kernel in BuildVoxelBlockManager.cuh, so both produce
+// the same words as NanoVDB 13.0.0's buildVoxelBlockManager.
+#pragma once
+
+#include "VoxelBlockManager.h"
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vbm {
+
+/// Index range and block count of a grid's VBM.
+struct VbmExtent {
+    uint64_t firstOffset = 1; ///< value index of the first active voxel (1: index 0 is the background)
+    uint64_t lastOffset = 0;  ///< value index of the last active voxel
+    uint64_t blockCount = 0;
+};
+
+/// The VBM extent of a grid that satisfies checkVbmGrid(), for blocks of 2^log2BlockWidth.
+inline VbmExtent vbmExtent(const IndexGrid* grid, int log2BlockWidth)
+{
+    VbmExtent e;
+    const uint32_t leafCount = grid->tree().nodeCount(0);
+    if (leafCount == 0) return e;
+    const IndexLeaf& first = leaves(grid)[0];
+    const IndexLeaf& last = leaves(grid)[leafCount - 1];
+    e.firstOffset = first.data()->firstOffset();
+    e.lastOffset = last.data()->lastOffset();
+    const uint64_t count = e.lastOffset + 1 - e.firstOffset;
+    e.blockCount = (count + (uint64_t(1) << log2BlockWidth) - 1) >> log2BlockWidth;
+    return e;
+}
+
+/// Why a grid cannot carry a VBM as it is, or "" if it can: it must be sequential
+/// (breadth-first, fixed-size nodes), its leaves non-empty and indexed contiguously from 1
+/// in leaf order (no indexed tiles, no per-leaf stats).
+inline std::string checkVbmGrid(const IndexGrid* grid)
+{
+    if (!grid->isSequential()) return "its nodes are not stored sequentially";
+    const uint32_t leafCount = grid->tree().nodeCount(0);
+    if (leafCount == 0) return "it has no active voxels in leaf nodes";
+    uint64_t next = 1;
+    for (uint32_t i = 0; i < leafCount; ++i) {
+        const auto* d = leaves(grid)[i].data();
+        if (d->firstOffset() != next)
+            return "its leaf values are not indexed contiguously from 1 (indexed tiles or stats)";
+        if (d->valueCount() == 0) return "it has an empty leaf node";
+        next += d->valueCount();
+    }
+    return "";
+}
+
+/// Marks one leaf in the metadata: sets firstLeafID of every block whose first slot lies in
+/// the leaf, or the jumpMap bit of the slot where the leaf starts inside a block.
+/// jumpMap must be zeroed first. Thread-local; leaves may be processed concurrently.
+/// (NanoVDB 13.0.0 computes the in-block position as (leafFirstOffset - 1); we use
+/// (leafFirstOffset - firstOffset), the same for every grid that satisfies checkVbmGrid.)
+template<int Log2BlockWidth>
+__hostdev__ inline void markLeafInBlocks(const IndexGrid* grid, uint32_t leafIndex, const VbmExtent& extent,
+                                         uint32_t* firstLeafID, uint64_t* jumpMap)
+{
+    using Layout = BlockLayout<Log2BlockWidth>;
+    const auto* leaf = leaves(grid)[leafIndex].data();
+    const uint64_t leafFirst = leaf->firstOffset();
+    const uint64_t leafLast = leafFirst + leaf->valueCount() - 1;
+    if (leafFirst > extent.lastOffset || leafLast < extent.firstOffset) return;
+
+    uint64_t lastBlock = (leafLast - extent.firstOffset) >> Log2BlockWidth;
+    if (lastBlock > extent.blockCount - 1) lastBlock = extent.blockCount - 1;
+    const uint64_t firstBlock = leafFirst < extent.firstOffset ? 0 : (leafFirst - extent.firstOffset) >> Log2BlockWidth;
+    for (uint64_t b = lastBlock; b > firstBlock; --b) firstLeafID[b] = leafIndex;
+    if (leafFirst < extent.firstOffset) {
+        firstLeafID[0] = leafIndex;
+        return;
+    }
+    const uint64_t slot = (leafFirst - extent.firstOffset) & (Layout::BlockWidth - 1);
+    if (slot == 0) {
+        firstLeafID[firstBlock] = leafIndex;
+        return;
+    }
+    uint64_t* word = jumpMap + firstBlock * Layout::JumpMapLength + (slot >> 6);
+    const uint64_t bit = uint64_t(1) << (slot & 63);
+#if defined(__CUDA_ARCH__)
+    atomicOr(reinterpret_cast<unsigned long long*>(word), static_cast<unsigned long long>(bit));
+#else
+    std::atomic_ref<uint64_t>(*word).fetch_or(bit, std::memory_order_relaxed);
+#endif
+}
+
+/// VBM metadata in host memory.
+struct VbmMetadata {
+    int log2BlockWidth = 7;
+    VbmExtent extent;
+    std::vector<uint32_t> firstLeafID; ///< one per block
+    std::vector<uint64_t> jumpMap;     ///< BlockWidth/64 words per block
+};
+
+/// Builds the metadata on the host. The grid must satisfy checkVbmGrid().
+template<int Log2BlockWidth>
+VbmMetadata buildVoxelBlockManagerHost(const IndexGrid* grid)
+{
+    VbmMetadata m;
+    m.log2BlockWidth = Log2BlockWidth;
+    m.extent = vbmExtent(grid, Log2BlockWidth);
+    m.firstLeafID.assign(m.extent.blockCount, 0u);
+    m.jumpMap.assign(m.extent.blockCount * BlockLayout<Log2BlockWidth>::JumpMapLength, 0u);
+    const uint32_t leafCount = grid->tree().nodeCount(0);
+    for (uint32_t i = 0; i < leafCount; ++i)
+        markLeafInBlocks<Log2BlockWidth>(grid, i, m.extent, m.firstLeafID.data(), m.jumpMap.data());
+    return m;
+}
+
+} // namespace vbm

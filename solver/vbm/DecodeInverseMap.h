@@ -1,0 +1,75 @@
+// The select-based inverse-map decode: which (leaf, voxel) holds a block's slot.
+#pragma once
+
+#include "BitOps.h"
+#include "VoxelBlockManager.h"
+
+#include <cstdint>
+
+namespace vbm {
+
+/// Number of leaves a block spans: 1 + popcount(jumpMap). Thread-local.
+template<int Log2BlockWidth>
+__hostdev__ inline uint32_t blockLeafSpan(const uint64_t* jumpMap)
+{
+    uint32_t n = 1;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int w = 0; w < BlockLayout<Log2BlockWidth>::JumpMapLength; ++w) n += popcount64(jumpMap[w]);
+    return n;
+}
+
+/// Position (0..511) of the k-th active voxel (k from 0) of a leaf: the leaf's 9-bit
+/// prefix-sum directory gives the 64-bit mask word, an in-word select the bit. Thread-local.
+__hostdev__ inline uint32_t selectActiveVoxel(const IndexLeaf& leaf, uint32_t k)
+{
+    const auto* d = leaf.data();
+    const uint64_t prefix = d->mPrefixSum; // field j (9 bits) = active voxels in words 0..j
+    uint32_t word = 0, before = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (uint32_t j = 0; j < 7; ++j) {
+        const uint32_t p = uint32_t(prefix >> (9u * j)) & 511u;
+        if (p <= k) {
+            word = j + 1;
+            before = p;
+        }
+    }
+    return (word << 6) | selectInWord(d->mValueMask.words()[word], k - before);
+}
+
+/// Decodes slot `slot` of the block whose first value index is blockFirstOffset and whose
+/// metadata is (firstLeafID, jumpMap: this block's JumpMapLength words) into the leaf index
+/// and the voxel offset within that leaf. O(1): a popcount rank over the jumpMap picks the
+/// leaf, a select through the leaf's prefix sums the voxel. Slots past the leaf's last
+/// active voxel (the tail of the last block) get UnusedLeafIndex / UnusedVoxelOffset.
+/// Thread-local: no shared memory, no barrier, safe from divergent threads.
+template<int Log2BlockWidth>
+__hostdev__ inline void decodeInverseMap(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
+                                         uint64_t blockFirstOffset, uint32_t slot, uint32_t& leafIndex,
+                                         uint16_t& voxelOffset)
+{
+    const uint32_t slotWord = slot >> 6, slotBit = slot & 63u;
+    uint32_t rank = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (uint32_t w = 0; w < uint32_t(BlockLayout<Log2BlockWidth>::JumpMapLength); ++w) {
+        if (w < slotWord) rank += popcount64(jumpMap[w]);
+        else if (w == slotWord) rank += popcountThrough(jumpMap[w], slotBit);
+    }
+    const uint32_t leafID = firstLeafID + rank;
+    const IndexLeaf& leaf = leaves(grid)[leafID];
+    const uint64_t k = blockFirstOffset + slot - leaf.data()->firstOffset();
+    if (k >= leaf.data()->valueCount()) {
+        leafIndex = UnusedLeafIndex;
+        voxelOffset = UnusedVoxelOffset;
+        return;
+    }
+    leafIndex = leafID;
+    voxelOffset = uint16_t(selectActiveVoxel(leaf, uint32_t(k)));
+}
+
+} // namespace vbm

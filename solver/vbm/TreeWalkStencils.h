@@ -1,0 +1,62 @@
+// The plain resolvers: every tap found by a root-down tree walk. Thread-local: no shared
+// memory, no barrier, safe from divergent threads (the decode feeding them is too).
+//
+// Tap orders (an inactive or absent neighbour resolves to index 0):
+//   box, 27 taps:  tap = (di+1)*9 + (dj+1)*3 + (dk+1) for di, dj, dk in {-1, 0, 1}
+//   cross, 7 taps: centre, -x, +x, -y, +y, -z, +z
+// Slots decoded as UnusedLeafIndex leave the output untouched (no callback, no write).
+#pragma once
+
+#include "VoxelBlockManager.h"
+
+#include <cstdint>
+
+namespace vbm {
+
+inline constexpr int BoxTapCount = 27;
+inline constexpr int CrossTapCount = 7;
+
+/// Box tap of a cross tap (centre, -x, +x, -y, +y, -z, +z), for box resolvers feeding cross consumers.
+__hostdev__ inline constexpr int boxTapOfCrossTap(int crossTap)
+{
+    constexpr int map[CrossTapCount] = {13, 4, 22, 10, 16, 12, 14};
+    return map[crossTap];
+}
+
+/// Streams (tap, index) for the 27 box taps, in tap order, to f. Thread-local.
+template<typename F>
+__hostdev__ inline void forEachBoxStencil(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset, F&& f)
+{
+    if (leafIndex == UnusedLeafIndex) return;
+    const auto& tree = grid->tree();
+    const nanovdb::Coord c = leaves(grid)[leafIndex].offsetToGlobalCoord(voxelOffset);
+    int tap = 0;
+    for (int di = -1; di <= 1; ++di)
+        for (int dj = -1; dj <= 1; ++dj)
+            for (int dk = -1; dk <= 1; ++dk, ++tap) f(tap, uint64_t(tree.getValue(c.offsetBy(di, dj, dk))));
+}
+
+/// Materializes the 27 box taps. Thread-local.
+__hostdev__ inline void computeBoxStencil(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset,
+                                          uint64_t (&taps)[BoxTapCount])
+{
+    forEachBoxStencil(grid, leafIndex, voxelOffset, [&](int tap, uint64_t index) { taps[tap] = index; });
+}
+
+/// Materializes the 7 cross taps. Thread-local.
+__hostdev__ inline void computeCrossStencil(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset,
+                                            uint64_t (&taps)[CrossTapCount])
+{
+    if (leafIndex == UnusedLeafIndex) return;
+    const auto& tree = grid->tree();
+    const nanovdb::Coord c = leaves(grid)[leafIndex].offsetToGlobalCoord(voxelOffset);
+    taps[0] = tree.getValue(c);
+    taps[1] = tree.getValue(c.offsetBy(-1, 0, 0));
+    taps[2] = tree.getValue(c.offsetBy(1, 0, 0));
+    taps[3] = tree.getValue(c.offsetBy(0, -1, 0));
+    taps[4] = tree.getValue(c.offsetBy(0, 1, 0));
+    taps[5] = tree.getValue(c.offsetBy(0, 0, -1));
+    taps[6] = tree.getValue(c.offsetBy(0, 0, 1));
+}
+
+} // namespace vbm

@@ -1,0 +1,163 @@
+// The VBM layer on the GPU (test names start with Gpu; skipped where there is no CUDA GPU):
+// build and decode equal NanoVDB 13.0.0's own, every resolver byte-exact against the
+// ReadAccessor, plain forms from half-empty blocks, consumers bitwise equal across resolvers.
+#include "DeviceRuns.h"
+#include "GridGenerators.h"
+#include "TapRuns.h"
+#include "vbm/BuildVoxelBlockManager.h"
+#include "vbm/Resolver.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+
+using namespace vbm;
+
+namespace {
+
+struct NamedGrid {
+    const char* name;
+    HostGridHandle (*make)();
+};
+
+const NamedGrid TestGrids[] = {
+    {"SphereShell", [] { return makeBenchmarkShell(); }},
+    {"RandomSparse16", [] { return makeRandomSparse(20, 0.35, 0.16, 11); }},
+    {"RandomSparse60", [] { return makeRandomSparse(20, 0.35, 0.60, 12); }},
+    {"SingleLeaf", [] { return makeSingleLeaf(nanovdb::Coord(-8, 16, -24), 0.4, 13); }},
+    {"NodeBoundaries", [] { return makeNodeBoundaryCubes(14); }},
+    {"SparseLeavesFallback", [] { return makeSparseLeaves(6000, 4, 15); }},
+};
+
+struct GpuGrid {
+    HostGridHandle host;
+    std::unique_ptr<cuda::DeviceGrid> device;
+    const IndexGrid* grid() const { return host.grid<nanovdb::ValueOnIndex>(); }
+};
+
+const GpuGrid& cachedGrid(int i)
+{
+    static std::map<int, GpuGrid> cache;
+    auto it = cache.find(i);
+    if (it == cache.end()) {
+        GpuGrid g{TestGrids[i].make(), nullptr};
+        g.device = std::make_unique<cuda::DeviceGrid>(g.host);
+        it = cache.emplace(i, std::move(g)).first;
+    }
+    return it->second;
+}
+
+#define SKIP_WITHOUT_GPU()                                                                  \
+    do {                                                                                    \
+        const std::string why = cuda::cudaUnavailableReason();                             \
+        if (!why.empty()) GTEST_SKIP() << "GPU test skipped: " << why;                     \
+    } while (0)
+
+class GpuVbm : public ::testing::TestWithParam<std::tuple<int, int>> {
+protected:
+    const GpuGrid& g() const { return cachedGrid(std::get<0>(GetParam())); }
+    int log2Width() const { return std::get<1>(GetParam()); }
+};
+
+} // namespace
+
+TEST_P(GpuVbm, BuildEqualsNanoVDB13AndHost)
+{
+    SKIP_WITHOUT_GPU();
+    const VbmMetadata host = buildVbmOnHost(g().grid(), log2Width());
+    const VbmMetadata ours = cuda::buildVbmOnDevice(*g().device, host.extent, log2Width(), false);
+    const VbmMetadata nano = cuda::buildVbmOnDevice(*g().device, host.extent, log2Width(), true);
+    EXPECT_EQ(ours.firstLeafID, nano.firstLeafID);
+    EXPECT_EQ(ours.jumpMap, nano.jumpMap);
+    EXPECT_EQ(host.firstLeafID, nano.firstLeafID);
+    EXPECT_EQ(host.jumpMap, nano.jumpMap);
+}
+
+TEST_P(GpuVbm, DecodeEqualsNanoVDB13AndHost)
+{
+    SKIP_WITHOUT_GPU();
+    const VbmMetadata m = buildVbmOnHost(g().grid(), log2Width());
+    std::vector<uint32_t> li, nli, hli;
+    std::vector<uint16_t> vo, nvo, hvo;
+    cuda::decodeOnDevice(*g().device, m, false, li, vo);
+    cuda::decodeOnDevice(*g().device, m, true, nli, nvo);
+    decodeOnHost(g().grid(), m, hli, hvo);
+    const CheckResult c = checkDecode(g().grid(), m, li, vo);
+    EXPECT_TRUE(c.ok()) << c.firstMismatch;
+    EXPECT_EQ(li, nli);
+    EXPECT_EQ(vo, nvo);
+    EXPECT_EQ(li, hli);
+    EXPECT_EQ(vo, hvo);
+}
+
+TEST_P(GpuVbm, EveryResolverMatchesReadAccessorAndHost)
+{
+    SKIP_WITHOUT_GPU();
+    const VbmMetadata m = buildVbmOnHost(g().grid(), log2Width());
+    for (Resolver r : AllResolvers) {
+        SCOPED_TRACE(resolverName(r));
+        const auto taps = cuda::resolveTapsOnDevice(*g().device, m, r, 0, m.extent.blockCount);
+        const CheckResult c = checkTaps(g().grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps);
+        EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
+        EXPECT_EQ(c.checkedSlots, g().grid()->activeVoxelCount());
+        if (r != Resolver::NanoVDB13) {
+            const auto host = resolveTapsOnHost(g().grid(), m, r, 0, m.extent.blockCount);
+            EXPECT_EQ(0, std::memcmp(taps.data(), host.data(), taps.size() * sizeof(uint64_t)));
+        }
+    }
+}
+
+TEST_P(GpuVbm, PlainFormsWorkWhenHalfTheThreadsReturnedEarly)
+{
+    SKIP_WITHOUT_GPU();
+    const VbmMetadata m = buildVbmOnHost(g().grid(), log2Width());
+    for (Resolver r : VbmResolvers) {
+        if (!isDivergentSafe(r)) continue;
+        SCOPED_TRACE(resolverName(r));
+        const auto taps = cuda::resolveTapsOnDevice(*g().device, m, r, 0, m.extent.blockCount, true);
+        const CheckResult c = checkTaps(g().grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps, true);
+        EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
+        EXPECT_GT(c.checkedSlots, 0u);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Topologies, GpuVbm,
+                         ::testing::Combine(::testing::Range(0, int(std::size(TestGrids))), ::testing::Values(6, 7, 8, 9)),
+                         [](const auto& info) {
+                             return std::string(TestGrids[std::get<0>(info.param)].name) + "_w" +
+                                    std::to_string(1 << std::get<1>(info.param));
+                         });
+
+class GpuConsumers : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+TEST_P(GpuConsumers, BitwiseIdenticalAcrossResolversOfAShape)
+{
+    SKIP_WITHOUT_GPU();
+    const auto [log2Width, channels] = GetParam();
+    const GpuGrid& g = cachedGrid(0);
+    const VbmMetadata m = buildVbmOnHost(g.grid(), log2Width);
+    const auto sidecar = randomSidecar(m.extent.lastOffset + 1, channels, 99);
+    const auto boxRef = cuda::applyConsumerOnDevice(*g.device, m, Resolver::computeBoxStencil, false, channels, sidecar);
+    const auto lapRef = cuda::applyConsumerOnDevice(*g.device, m, Resolver::computeCrossStencil, true, channels, sidecar);
+    double norm = 0;
+    for (size_t i = channels; i < boxRef.size(); ++i) norm += std::abs(boxRef[i]);
+    EXPECT_GT(norm, 0.0);
+    for (Resolver r : AllResolvers) {
+        SCOPED_TRACE(resolverName(r));
+        if (isBoxResolver(r)) {
+            const auto box = cuda::applyConsumerOnDevice(*g.device, m, r, false, channels, sidecar);
+            EXPECT_EQ(0, std::memcmp(box.data(), boxRef.data(), box.size() * sizeof(float)));
+        }
+        const auto lap = cuda::applyConsumerOnDevice(*g.device, m, r, true, channels, sidecar);
+        EXPECT_EQ(0, std::memcmp(lap.data(), lapRef.data(), lap.size() * sizeof(float)));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(WidthsAndChannels, GpuConsumers,
+                         ::testing::Combine(::testing::Values(7, 9), ::testing::Values(1, 8)),
+                         [](const auto& info) {
+                             return "w" + std::to_string(1 << std::get<0>(info.param)) + "_C" +
+                                    std::to_string(std::get<1>(info.param));
+                         });

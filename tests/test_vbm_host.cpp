@@ -1,0 +1,224 @@
+// The VBM layer on the CPU: build, decode and all six resolvers, byte-exact against
+// NanoVDB's ReadAccessor and against computeBoxStencil, on every slot of every block, at
+// widths 64/128/256/512, over the test topologies; and the sidecar consumers.
+#include "GridGenerators.h"
+#include "TapRuns.h"
+#include "vbm/BitOps.h"
+#include "vbm/BuildVoxelBlockManager.h"
+#include "vbm/Resolver.h"
+#include "vbm/TreeWalkStencils.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <random>
+
+using namespace vbm;
+
+namespace {
+
+struct NamedGrid {
+    const char* name;
+    HostGridHandle (*make)();
+};
+
+const NamedGrid TestGrids[] = {
+    {"SphereShell", [] { return makeBenchmarkShell(); }},
+    {"RandomSparse16", [] { return makeRandomSparse(20, 0.35, 0.16, 11); }},
+    {"RandomSparse60", [] { return makeRandomSparse(20, 0.35, 0.60, 12); }},
+    {"SingleLeaf", [] { return makeSingleLeaf(nanovdb::Coord(-8, 16, -24), 0.4, 13); }},
+    {"NodeBoundaries", [] { return makeNodeBoundaryCubes(14); }},
+    {"SparseLeavesFallback", [] { return makeSparseLeaves(6000, 4, 15); }},
+};
+
+const IndexGrid* gridOf(const HostGridHandle& h) { return h.grid<nanovdb::ValueOnIndex>(); }
+
+// Grids are built once per test binary.
+const HostGridHandle& cachedGrid(int i)
+{
+    static std::map<int, HostGridHandle> cache;
+    auto it = cache.find(i);
+    if (it == cache.end()) it = cache.emplace(i, TestGrids[i].make()).first;
+    return it->second;
+}
+
+class VbmHost : public ::testing::TestWithParam<std::tuple<int, int>> {
+protected:
+    const IndexGrid* grid() const { return gridOf(cachedGrid(std::get<0>(GetParam()))); }
+    int log2Width() const { return std::get<1>(GetParam()); }
+};
+
+// The metadata as defined, computed naively: block b's firstLeafID is the leaf holding index
+// firstOffset + b*W; bit p of its jumpMap is set iff a leaf starts at index firstOffset + b*W + p, p > 0.
+VbmMetadata naiveMetadata(const IndexGrid* grid, int l)
+{
+    VbmMetadata m;
+    m.log2BlockWidth = l;
+    m.extent = vbmExtent(grid, l);
+    const uint64_t w = uint64_t(1) << l;
+    m.firstLeafID.assign(m.extent.blockCount, 0);
+    m.jumpMap.assign(m.extent.blockCount * (w / 64), 0);
+    const uint32_t n = grid->tree().nodeCount(0);
+    for (uint32_t i = 0; i < n; ++i) {
+        const auto* d = leaves(grid)[i].data();
+        for (uint64_t v = d->firstOffset(); v <= d->lastOffset(); ++v) {
+            const uint64_t s = v - m.extent.firstOffset, b = s >> l, p = s & (w - 1);
+            if (p == 0) m.firstLeafID[b] = i;
+            else if (v == d->firstOffset()) m.jumpMap[b * (w / 64) + p / 64] |= uint64_t(1) << (p % 64);
+        }
+    }
+    return m;
+}
+
+} // namespace
+
+TEST(BitOps, SelectInWordMatchesNaiveScan)
+{
+    std::mt19937_64 rng(3);
+    for (int trial = 0; trial < 20000; ++trial) {
+        uint64_t w = rng();
+        if (trial % 3 == 1) w &= rng() & rng(); // sparser words
+        if (trial % 7 == 0) w = uint64_t(1) << (trial % 64);
+        if (!w) continue;
+        uint32_t r = 0;
+        for (uint32_t pos = 0; pos < 64; ++pos)
+            if ((w >> pos) & 1) {
+                ASSERT_EQ(selectInWord(w, r), pos) << std::hex << w << " r=" << r;
+                ++r;
+            }
+        ASSERT_EQ(popcount64(w), r);
+    }
+}
+
+TEST(GridGenerators, BenchmarkShellHasTheAdvertisedShape)
+{
+    const IndexGrid* g = gridOf(cachedGrid(0));
+    EXPECT_NEAR(double(g->activeVoxelCount()), 1.29e6, 0.02e6);
+    EXPECT_NEAR(double(g->tree().nodeCount(0)), 9140, 200);
+    EXPECT_EQ(checkVbmGrid(g), "");
+    // not a multiple of any width: the final block is partial
+    EXPECT_NE(g->activeVoxelCount() % 64, 0u);
+}
+
+TEST(GridGenerators, TopologiesCoverTheirCases)
+{
+    const IndexGrid* boundaries = gridOf(cachedGrid(4));
+    bool negative = false, acrossUpper = false;
+    for (uint32_t i = 0; i < boundaries->tree().nodeCount(0); ++i) {
+        const auto o = leaves(boundaries)[i].origin();
+        negative |= o[0] < 0 && o[1] < 0 && o[2] < 0;
+        acrossUpper |= o[0] == -4096 - 8;
+    }
+    EXPECT_TRUE(negative);
+    EXPECT_TRUE(acrossUpper);
+    EXPECT_EQ(gridOf(cachedGrid(3))->tree().nodeCount(0), 1u);
+    const double occ16 = double(gridOf(cachedGrid(1))->activeVoxelCount()) / gridOf(cachedGrid(1))->tree().nodeCount(0);
+    const double occ60 = double(gridOf(cachedGrid(2))->activeVoxelCount()) / gridOf(cachedGrid(2))->tree().nodeCount(0);
+    EXPECT_NEAR(occ16 / 512, 0.16, 0.02);
+    EXPECT_NEAR(occ60 / 512, 0.60, 0.02);
+    for (int l = 6; l <= 9; ++l) {
+        const VbmMetadata m = buildVbmOnHost(gridOf(cachedGrid(5)), l);
+        const uint64_t fallback = countFallbackBlocks(m);
+        EXPECT_GT(fallback, 0u) << "width " << (1 << l);
+        if (l == 6) {
+            EXPECT_LT(fallback, m.extent.blockCount) << "some blocks should still be cached";
+        }
+    }
+}
+
+TEST_P(VbmHost, BuildMatchesDefinition)
+{
+    const VbmMetadata m = buildVbmOnHost(grid(), log2Width());
+    const VbmMetadata want = naiveMetadata(grid(), log2Width());
+    EXPECT_EQ(m.extent.blockCount, want.extent.blockCount);
+    EXPECT_EQ(m.firstLeafID, want.firstLeafID);
+    EXPECT_EQ(m.jumpMap, want.jumpMap);
+}
+
+TEST_P(VbmHost, DecodeFindsEverySlotsVoxel)
+{
+    const VbmMetadata m = buildVbmOnHost(grid(), log2Width());
+    std::vector<uint32_t> li;
+    std::vector<uint16_t> vo;
+    decodeOnHost(grid(), m, li, vo);
+    const CheckResult c = checkDecode(grid(), m, li, vo);
+    EXPECT_TRUE(c.ok()) << c.firstMismatch;
+    EXPECT_EQ(c.checkedSlots, grid()->activeVoxelCount());
+    EXPECT_EQ(c.checkedSlots + c.idleSlots, m.extent.blockCount << log2Width());
+}
+
+TEST_P(VbmHost, EveryResolverMatchesReadAccessorAndComputeBoxStencil)
+{
+    const VbmMetadata m = buildVbmOnHost(grid(), log2Width());
+    const auto baseline = resolveTapsOnHost(grid(), m, Resolver::computeBoxStencil, 0, m.extent.blockCount);
+    const uint64_t slots = m.extent.blockCount << log2Width();
+    for (Resolver r : VbmResolvers) {
+        SCOPED_TRACE(resolverName(r));
+        const auto taps = resolveTapsOnHost(grid(), m, r, 0, m.extent.blockCount);
+        const CheckResult c = checkTaps(grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps);
+        EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
+        EXPECT_EQ(c.checkedSlots, grid()->activeVoxelCount());
+        if (isBoxResolver(r)) {
+            EXPECT_EQ(0, std::memcmp(taps.data(), baseline.data(), taps.size() * sizeof(uint64_t)));
+        } else {
+            uint64_t differ = 0;
+            for (uint64_t s = 0; s < slots; ++s)
+                for (int t = 0; t < 7; ++t) differ += taps[s * 7 + t] != baseline[s * 27 + boxTapOfCrossTap(t)];
+            EXPECT_EQ(differ, 0u);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Topologies, VbmHost,
+                         ::testing::Combine(::testing::Range(0, int(std::size(TestGrids))), ::testing::Values(6, 7, 8, 9)),
+                         [](const auto& info) {
+                             return std::string(TestGrids[std::get<0>(info.param)].name) + "_w" +
+                                    std::to_string(1 << std::get<1>(info.param));
+                         });
+
+TEST(VbmHostCheck, CorruptedTapsAreCaught)
+{
+    const HostGridHandle h = makeRandomSparse(6, 0.5, 0.3, 21);
+    const VbmMetadata m = buildVbmOnHost(gridOf(h), 7);
+    auto taps = resolveTapsOnHost(gridOf(h), m, Resolver::forEachBoxStencilCached, 0, m.extent.blockCount);
+    ASSERT_TRUE(checkTaps(gridOf(h), m, true, 0, m.extent.blockCount, taps).ok());
+    taps[27 * 5 + 3] ^= 1; // one tap of slot 5
+    EXPECT_EQ(checkTaps(gridOf(h), m, true, 0, m.extent.blockCount, taps).mismatches, 1u);
+    taps[27 * 5 + 3] ^= 1;
+    taps.back() = 7; // a slot past the last voxel must stay untouched
+    EXPECT_EQ(checkTaps(gridOf(h), m, true, 0, m.extent.blockCount, taps).mismatches, 1u);
+}
+
+class ConsumersHost : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+TEST_P(ConsumersHost, BitwiseIdenticalAcrossResolversOfAShape)
+{
+    const auto [log2Width, channels] = GetParam();
+    const IndexGrid* g = gridOf(cachedGrid(0));
+    const VbmMetadata m = buildVbmOnHost(g, log2Width);
+    const auto sidecar = randomSidecar(m.extent.lastOffset + 1, channels, 99);
+    const auto boxRef = applyConsumerOnHost(g, m, Resolver::computeBoxStencil, false, channels, sidecar);
+    const auto lapRef = applyConsumerOnHost(g, m, Resolver::computeCrossStencil, true, channels, sidecar);
+    // the outputs are not trivial
+    double boxNorm = 0, lapNorm = 0;
+    for (size_t i = channels; i < boxRef.size(); ++i) boxNorm += std::abs(boxRef[i]), lapNorm += std::abs(lapRef[i]);
+    EXPECT_GT(boxNorm, 0.0);
+    EXPECT_GT(lapNorm, 0.0);
+    for (Resolver r : VbmResolvers) {
+        SCOPED_TRACE(resolverName(r));
+        if (isBoxResolver(r)) {
+            const auto box = applyConsumerOnHost(g, m, r, false, channels, sidecar);
+            EXPECT_EQ(0, std::memcmp(box.data(), boxRef.data(), box.size() * sizeof(float)));
+        }
+        const auto lap = applyConsumerOnHost(g, m, r, true, channels, sidecar);
+        EXPECT_EQ(0, std::memcmp(lap.data(), lapRef.data(), lap.size() * sizeof(float)));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(WidthsAndChannels, ConsumersHost,
+                         ::testing::Combine(::testing::Values(7, 9), ::testing::Values(1, 8)),
+                         [](const auto& info) {
+                             return "w" + std::to_string(1 << std::get<0>(info.param)) + "_C" +
+                                    std::to_string(std::get<1>(info.param));
+                         });
