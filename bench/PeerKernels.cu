@@ -1,0 +1,201 @@
+// The alternatives vbm-bench compares against: ReadAccessor per voxel, the dense floor, and
+// decode alone (ours and NanoVDB 13.0.0's).
+#include "BenchKernels.h"
+#include "vbm/DecodeInverseMap.h"
+#include "vbm/TreeWalkStencils.h"
+
+#include <nanovdb/tools/cuda/VoxelBlockManager.cuh>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace bench {
+
+namespace {
+
+template<typename F>
+decltype(auto) withChannelCount(int channels, F&& f)
+{
+    switch (channels) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 16: return f(std::integral_constant<int, 16>{});
+    }
+    throw std::invalid_argument("channels must be 1, 2, 4, 8 or 16");
+}
+
+// One thread per voxel slot of a leaf (512 per block); inactive slots leave at once.
+template<int C, bool Box>
+__global__ void __launch_bounds__(512) accessorConsumer(SparseProblem p)
+{
+    using namespace vbm;
+    const IndexLeaf& leaf = leaves(p.grid)[blockIdx.x];
+    const uint32_t n = threadIdx.x;
+    if (!leaf.valueMask().isOn(n)) return;
+    auto acc = p.grid->getAccessor();
+    const nanovdb::Coord c = leaf.offsetToGlobalCoord(n);
+    float sum[C] = {};
+    const auto add = [&](uint64_t index) {
+        for (int ch = 0; ch < C; ++ch) sum[ch] += p.sidecar[index * C + ch];
+    };
+    if constexpr (Box) {
+        for (int di = -1; di <= 1; ++di)
+            for (int dj = -1; dj <= 1; ++dj)
+                for (int dk = -1; dk <= 1; ++dk) add(acc.getValue(c.offsetBy(di, dj, dk)));
+    } else {
+        add(acc.getValue(c));
+        add(acc.getValue(c.offsetBy(-1, 0, 0)));
+        add(acc.getValue(c.offsetBy(1, 0, 0)));
+        add(acc.getValue(c.offsetBy(0, -1, 0)));
+        add(acc.getValue(c.offsetBy(0, 1, 0)));
+        add(acc.getValue(c.offsetBy(0, 0, -1)));
+        add(acc.getValue(c.offsetBy(0, 0, 1)));
+    }
+    float* dst = p.out + leaf.getValue(n) * C;
+    for (int ch = 0; ch < C; ++ch) dst[ch] = sum[ch];
+}
+
+constexpr int DenseBlockX = 32, DenseBlockY = 8;
+
+// Each thread owns column (x, y) over z in [z0, z0 + zChunk) and slides along z: the cross
+// keeps the centre column's z-1, z, z+1; the box keeps the 3x3 plane sums of z-1, z, z+1.
+template<int C, bool Box>
+__global__ void __launch_bounds__(DenseBlockX* DenseBlockY) denseConsumer(DenseProblem p, int zChunk)
+{
+    const int x = blockIdx.x * DenseBlockX + threadIdx.x;
+    const int y = blockIdx.y * DenseBlockY + threadIdx.y;
+    const int z0 = blockIdx.z * zChunk;
+    if (x >= p.nx || y >= p.ny || z0 >= p.nz) return;
+    const int z1 = min(p.nz, z0 + zChunk);
+    const float* __restrict__ in = p.in;
+    const auto at = [&](int i, int j, int k, int ch) -> float {
+        if (i < 0 || j < 0 || k < 0 || i >= p.nx || j >= p.ny || k >= p.nz) return p.background[ch];
+        return __ldg(in + ((size_t(k) * p.ny + j) * p.nx + i) * C + ch);
+    };
+    for (int ch = 0; ch < C; ++ch) {
+        if constexpr (Box) {
+            const auto plane = [&](int k) {
+                float s = 0.f;
+                for (int dj = -1; dj <= 1; ++dj)
+                    for (int di = -1; di <= 1; ++di) s += at(x + di, y + dj, k, ch);
+                return s;
+            };
+            float prev = plane(z0 - 1), cur = plane(z0);
+            for (int z = z0; z < z1; ++z) {
+                const float next = plane(z + 1);
+                p.out[((size_t(z) * p.ny + y) * p.nx + x) * C + ch] = prev + cur + next;
+                prev = cur, cur = next;
+            }
+        } else {
+            float prev = at(x, y, z0 - 1, ch), cur = at(x, y, z0, ch);
+            for (int z = z0; z < z1; ++z) {
+                const float next = at(x, y, z + 1, ch);
+                p.out[((size_t(z) * p.ny + y) * p.nx + x) * C + ch] = cur + at(x - 1, y, z, ch) + at(x + 1, y, z, ch) +
+                                                                       at(x, y - 1, z, ch) + at(x, y + 1, z, ch) +
+                                                                       prev + next;
+                prev = cur, cur = next;
+            }
+        }
+    }
+}
+
+// Enough z chunks to give the GPU ~270K threads (132 SMs x 2048), never fewer than 4 planes each.
+int denseZChunk(const DenseProblem& p)
+{
+    const double columns = double(p.nx) * p.ny;
+    const int chunks = std::max(1, int(270000.0 / columns));
+    return std::max(4, (p.nz + chunks - 1) / chunks);
+}
+
+template<int L>
+__global__ void __launch_bounds__(1 << L) ourDecode(SparseProblem p, uint32_t* leafIndex, uint16_t* voxelOffset)
+{
+    const uint64_t b = blockIdx.x;
+    const uint64_t s = (b << L) + threadIdx.x;
+    uint32_t li;
+    uint16_t vo;
+    vbm::decodeInverseMap<L>(p.grid, p.firstLeafID[b], p.jumpMap + b * vbm::BlockLayout<L>::JumpMapLength,
+                             p.firstOffset + (b << L), threadIdx.x, li, vo);
+    leafIndex[s] = li;
+    voxelOffset[s] = vo;
+}
+
+template<int L>
+__global__ void __launch_bounds__(1 << L) nanovdbDecode(SparseProblem p, uint32_t* leafIndex, uint16_t* voxelOffset)
+{
+    constexpr int W = 1 << L;
+    __shared__ uint32_t sLeaf[W];
+    __shared__ uint16_t sVoxel[W];
+    const uint64_t b = blockIdx.x;
+    nanovdb::tools::cuda::VoxelBlockManager<W>::decodeInverseMaps(const_cast<vbm::IndexGrid*>(p.grid), p.firstLeafID[b],
+                                                                  p.jumpMap + b * (W / 64), p.firstOffset + (b << L),
+                                                                  sLeaf, sVoxel);
+    leafIndex[(b << L) + threadIdx.x] = sLeaf[threadIdx.x];
+    voxelOffset[(b << L) + threadIdx.x] = sVoxel[threadIdx.x];
+}
+
+} // namespace
+
+void launchAccessorConsumer(bool box, const SparseProblem& p, cudaStream_t stream)
+{
+    withChannelCount(p.channels, [&](auto c) {
+        if (box) accessorConsumer<decltype(c)::value, true><<<p.leafCount, 512, 0, stream>>>(p);
+        else accessorConsumer<decltype(c)::value, false><<<p.leafCount, 512, 0, stream>>>(p);
+    });
+}
+
+KernelRef accessorConsumerKernel(bool box, int channels)
+{
+    return withChannelCount(channels, [&](auto c) {
+        constexpr int C = decltype(c)::value;
+        return KernelRef{box ? reinterpret_cast<const void*>(&accessorConsumer<C, true>)
+                             : reinterpret_cast<const void*>(&accessorConsumer<C, false>),
+                         512};
+    });
+}
+
+void launchDenseConsumer(bool box, const DenseProblem& p, cudaStream_t stream)
+{
+    const int zChunk = denseZChunk(p);
+    const dim3 block(DenseBlockX, DenseBlockY);
+    const dim3 grid((p.nx + DenseBlockX - 1) / DenseBlockX, (p.ny + DenseBlockY - 1) / DenseBlockY,
+                    (p.nz + zChunk - 1) / zChunk);
+    withChannelCount(p.channels, [&](auto c) {
+        if (box) denseConsumer<decltype(c)::value, true><<<grid, block, 0, stream>>>(p, zChunk);
+        else denseConsumer<decltype(c)::value, false><<<grid, block, 0, stream>>>(p, zChunk);
+    });
+}
+
+KernelRef denseConsumerKernel(bool box, int channels)
+{
+    return withChannelCount(channels, [&](auto c) {
+        constexpr int C = decltype(c)::value;
+        return KernelRef{box ? reinterpret_cast<const void*>(&denseConsumer<C, true>)
+                             : reinterpret_cast<const void*>(&denseConsumer<C, false>),
+                         DenseBlockX * DenseBlockY};
+    });
+}
+
+void launchDecode(bool nanovdb, const SparseProblem& p, uint32_t* leafIndex, uint16_t* voxelOffset,
+                  cudaStream_t stream)
+{
+    vbm::withBlockWidth(p.log2Width, [&](auto l) {
+        constexpr int L = decltype(l)::value;
+        if (nanovdb) nanovdbDecode<L><<<unsigned(p.blockCount), 1u << L, 0, stream>>>(p, leafIndex, voxelOffset);
+        else ourDecode<L><<<unsigned(p.blockCount), 1u << L, 0, stream>>>(p, leafIndex, voxelOffset);
+    });
+}
+
+KernelRef decodeKernel(bool nanovdb, int log2Width)
+{
+    return vbm::withBlockWidth(log2Width, [&](auto l) {
+        constexpr int L = decltype(l)::value;
+        return KernelRef{nanovdb ? reinterpret_cast<const void*>(&nanovdbDecode<L>)
+                                 : reinterpret_cast<const void*>(&ourDecode<L>),
+                         1 << L};
+    });
+}
+
+} // namespace bench

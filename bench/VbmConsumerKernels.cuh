@@ -1,0 +1,113 @@
+// The VBM consumer kernel template, instantiated per block width in VbmConsumerW*.cu so the
+// two widths compile in parallel.
+#pragma once
+
+#include "BenchKernels.h"
+#include "vbm/CachedStencils.h"
+#include "vbm/DecodeInverseMap.h"
+#include "vbm/SidecarConsumers.h"
+#include "vbm/TreeWalkStencils.h"
+
+#include <nanovdb/tools/cuda/VoxelBlockManager.cuh>
+
+#include <stdexcept>
+
+namespace bench {
+
+/// One thread per slot of one VBM block: decode, resolve through R's public API, sum the
+/// sidecar channels over the taps in tap order, write them.
+template<int L, vbm::Resolver R, int C>
+__global__ void __launch_bounds__(1 << L) vbmConsumer(SparseProblem p)
+{
+    using namespace vbm;
+    constexpr int W = 1 << L;
+    const uint64_t b = blockIdx.x;
+    const uint32_t slot = threadIdx.x;
+    const uint32_t firstLeaf = p.firstLeafID[b];
+    const uint64_t* jm = p.jumpMap + b * BlockLayout<L>::JumpMapLength;
+    const uint64_t blockFirst = p.firstOffset + (b << L);
+    BoxSumAccumulator<C> sum{p.sidecar};
+    uint32_t leafIndex;
+    uint16_t voxelOffset;
+    if constexpr (R == Resolver::NanoVDB13) {
+        __shared__ uint32_t sLeaf[W];
+        __shared__ uint16_t sVoxel[W];
+        nanovdb::tools::cuda::VoxelBlockManager<W>::decodeInverseMaps(const_cast<IndexGrid*>(p.grid), firstLeaf, jm,
+                                                                      blockFirst, sLeaf, sVoxel);
+        uint64_t taps[BoxTapCount];
+        nanovdb::tools::cuda::VoxelBlockManager<W>::computeBoxStencil(p.grid, sLeaf, sVoxel, taps);
+        leafIndex = sLeaf[slot];
+        if (leafIndex == UnusedLeafIndex) return;
+        for (int t = 0; t < BoxTapCount; ++t) sum(t, taps[t]);
+    } else if constexpr (R == Resolver::computeBoxStencil || R == Resolver::computeBoxStencilCached) {
+        decodeInverseMap<L>(p.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
+        uint64_t taps[BoxTapCount];
+        if constexpr (R == Resolver::computeBoxStencil) {
+            computeBoxStencil(p.grid, leafIndex, voxelOffset, taps);
+        } else {
+            __shared__ BoxStencilTable table;
+            computeBoxStencilCached<L>(p.grid, firstLeaf, jm, leafIndex, voxelOffset, table, taps);
+        }
+        if (leafIndex == UnusedLeafIndex) return;
+        for (int t = 0; t < BoxTapCount; ++t) sum(t, taps[t]);
+    } else if constexpr (R == Resolver::forEachBoxStencil) {
+        decodeInverseMap<L>(p.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
+        if (leafIndex == UnusedLeafIndex) return;
+        forEachBoxStencil(p.grid, leafIndex, voxelOffset, sum);
+    } else if constexpr (R == Resolver::forEachBoxStencilCached) {
+        __shared__ BoxStencilTable table;
+        decodeInverseMap<L>(p.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
+        forEachBoxStencilCached<L>(p.grid, firstLeaf, jm, leafIndex, voxelOffset, table, sum);
+        if (leafIndex == UnusedLeafIndex) return;
+    } else {
+        decodeInverseMap<L>(p.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
+        uint64_t taps[CrossTapCount];
+        if constexpr (R == Resolver::computeCrossStencil) {
+            computeCrossStencil(p.grid, leafIndex, voxelOffset, taps);
+        } else {
+            __shared__ CrossStencilTable table;
+            computeCrossStencilCached<L>(p.grid, firstLeaf, jm, leafIndex, voxelOffset, table, taps);
+        }
+        if (leafIndex == UnusedLeafIndex) return;
+        for (int t = 0; t < CrossTapCount; ++t) sum(t, taps[t]);
+    }
+    float* dst = p.out + (blockFirst + slot) * C;
+    for (int ch = 0; ch < C; ++ch) dst[ch] = sum.acc[ch];
+}
+
+template<int L, typename F>
+decltype(auto) withChannels(int channels, F&& f)
+{
+    switch (channels) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 16: return f(std::integral_constant<int, 16>{});
+    }
+    throw std::invalid_argument("channels must be 1, 2, 4, 8 or 16");
+}
+
+template<int L>
+KernelRef vbmConsumerKernelW(vbm::Resolver r, int channels)
+{
+    return vbm::withResolver(r, [&](auto tag) {
+        return withChannels<L>(channels, [&](auto c) {
+            return KernelRef{reinterpret_cast<const void*>(&vbmConsumer<L, decltype(tag)::value, decltype(c)::value>),
+                             1 << L};
+        });
+    });
+}
+
+template<int L>
+void launchVbmConsumerW(vbm::Resolver r, const SparseProblem& p, cudaStream_t stream)
+{
+    vbm::withResolver(r, [&](auto tag) {
+        withChannels<L>(p.channels, [&](auto c) {
+            vbmConsumer<L, decltype(tag)::value, decltype(c)::value>
+                <<<unsigned(p.blockCount), 1u << L, 0, stream>>>(p);
+        });
+    });
+}
+
+} // namespace bench
