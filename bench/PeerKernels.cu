@@ -59,8 +59,26 @@ __global__ void __launch_bounds__(512) accessorConsumer(SparseProblem p)
 
 constexpr int DenseBlockX = 32, DenseBlockY = 8;
 
-// Each thread owns column (x, y) over z in [z0, z0 + zChunk) and slides along z: the cross
-// keeps the centre column's z-1, z, z+1; the box keeps the 3x3 plane sums of z-1, z, z+1.
+// All C channels of one voxel, with the widest loads the layout's alignment allows.
+template<int C>
+__device__ inline void loadChannels(const float* __restrict__ src, float (&v)[C])
+{
+    if constexpr (C % 4 == 0) {
+        for (int ch = 0; ch < C; ch += 4) {
+            const float4 q = __ldg(reinterpret_cast<const float4*>(src + ch));
+            v[ch] = q.x, v[ch + 1] = q.y, v[ch + 2] = q.z, v[ch + 3] = q.w;
+        }
+    } else if constexpr (C == 2) {
+        const float2 q = __ldg(reinterpret_cast<const float2*>(src));
+        v[0] = q.x, v[1] = q.y;
+    } else {
+        for (int ch = 0; ch < C; ++ch) v[ch] = __ldg(src + ch);
+    }
+}
+
+// Each thread owns column (x, y) over z in [z0, z0 + zChunk) and slides along z, all C
+// channels at once: the cross keeps the centre column's z-1 and z; the box keeps the 3x3
+// plane sums of z-1 and z, so each step loads one new plane of the stencil.
 template<int C, bool Box>
 __global__ void __launch_bounds__(DenseBlockX* DenseBlockY) denseConsumer(DenseProblem p, int zChunk)
 {
@@ -69,43 +87,51 @@ __global__ void __launch_bounds__(DenseBlockX* DenseBlockY) denseConsumer(DenseP
     const int z0 = blockIdx.z * zChunk;
     if (x >= p.nx || y >= p.ny || z0 >= p.nz) return;
     const int z1 = min(p.nz, z0 + zChunk);
-    const float* __restrict__ in = p.in;
-    const auto at = [&](int i, int j, int k, int ch) -> float {
-        if (i < 0 || j < 0 || k < 0 || i >= p.nx || j >= p.ny || k >= p.nz) return p.background[ch];
-        return __ldg(in + ((size_t(k) * p.ny + j) * p.nx + i) * C + ch);
+    // channels of voxel (i, j, k), the background outside the box
+    const auto load = [&](int i, int j, int k, float (&v)[C]) {
+        const bool inside = i >= 0 && j >= 0 && k >= 0 && i < p.nx && j < p.ny && k < p.nz;
+        loadChannels<C>(inside ? p.in + ((size_t(k) * p.ny + j) * p.nx + i) * C : p.background, v);
     };
-    for (int ch = 0; ch < C; ++ch) {
+    const auto addTo = [](float (&acc)[C], const float (&v)[C]) {
+        for (int ch = 0; ch < C; ++ch) acc[ch] += v[ch];
+    };
+    const auto plane = [&](int k, float (&s)[C]) {
+        for (int ch = 0; ch < C; ++ch) s[ch] = 0.f;
+        float v[C];
+        for (int dj = -1; dj <= 1; ++dj)
+            for (int di = -1; di <= 1; ++di) {
+                load(x + di, y + dj, k, v);
+                addTo(s, v);
+            }
+    };
+    float prev[C], cur[C], next[C], v[C];
+    if constexpr (Box) plane(z0 - 1, prev), plane(z0, cur);
+    else load(x, y, z0 - 1, prev), load(x, y, z0, cur);
+    for (int z = z0; z < z1; ++z) {
+        float acc[C];
         if constexpr (Box) {
-            const auto plane = [&](int k) {
-                float s = 0.f;
-                for (int dj = -1; dj <= 1; ++dj)
-                    for (int di = -1; di <= 1; ++di) s += at(x + di, y + dj, k, ch);
-                return s;
-            };
-            float prev = plane(z0 - 1), cur = plane(z0);
-            for (int z = z0; z < z1; ++z) {
-                const float next = plane(z + 1);
-                p.out[((size_t(z) * p.ny + y) * p.nx + x) * C + ch] = prev + cur + next;
-                prev = cur, cur = next;
-            }
+            plane(z + 1, next);
+            for (int ch = 0; ch < C; ++ch) acc[ch] = prev[ch] + cur[ch] + next[ch];
         } else {
-            float prev = at(x, y, z0 - 1, ch), cur = at(x, y, z0, ch);
-            for (int z = z0; z < z1; ++z) {
-                const float next = at(x, y, z + 1, ch);
-                p.out[((size_t(z) * p.ny + y) * p.nx + x) * C + ch] = cur + at(x - 1, y, z, ch) + at(x + 1, y, z, ch) +
-                                                                       at(x, y - 1, z, ch) + at(x, y + 1, z, ch) +
-                                                                       prev + next;
-                prev = cur, cur = next;
-            }
+            load(x, y, z + 1, next);
+            for (int ch = 0; ch < C; ++ch) acc[ch] = cur[ch];
+            load(x - 1, y, z, v), addTo(acc, v);
+            load(x + 1, y, z, v), addTo(acc, v);
+            load(x, y - 1, z, v), addTo(acc, v);
+            load(x, y + 1, z, v), addTo(acc, v);
+            addTo(acc, prev), addTo(acc, next);
         }
+        float* dst = p.out + ((size_t(z) * p.ny + y) * p.nx + x) * C;
+        for (int ch = 0; ch < C; ++ch) dst[ch] = acc[ch];
+        for (int ch = 0; ch < C; ++ch) prev[ch] = cur[ch], cur[ch] = next[ch];
     }
 }
 
-// Enough z chunks to give the GPU ~270K threads (132 SMs x 2048), never fewer than 4 planes each.
+// Enough z chunks for about four full waves of threads (132 SMs x 2048 x 4), never fewer than 4 planes each.
 int denseZChunk(const DenseProblem& p)
 {
     const double columns = double(p.nx) * p.ny;
-    const int chunks = std::max(1, int(270000.0 / columns));
+    const int chunks = std::max(1, int(1.1e6 / columns));
     return std::max(4, (p.nz + chunks - 1) / chunks);
 }
 

@@ -45,6 +45,9 @@ public:
     void upload(const T* host, size_t count)
     {
         checkCuda(cudaMemcpy(mData, host, count * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy host to device");
+        // A pageable copy may still be in flight when cudaMemcpy returns; kernels on
+        // non-blocking streams must not start before it lands.
+        checkCuda(cudaDeviceSynchronize(), "cudaMemcpy host to device");
     }
     void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
     std::vector<T> download() const
@@ -55,7 +58,12 @@ public:
                       "cudaMemcpy device to host");
         return host;
     }
-    void fill(int byte) { checkCuda(cudaMemset(mData, byte, mCount * sizeof(T)), "cudaMemset"); }
+    /// Sets every byte; finished when it returns (so work on any stream sees it).
+    void fill(int byte)
+    {
+        checkCuda(cudaMemset(mData, byte, mCount * sizeof(T)), "cudaMemset");
+        checkCuda(cudaDeviceSynchronize(), "cudaMemset");
+    }
 
 private:
     T* mData = nullptr;

@@ -1,5 +1,7 @@
 // The cached resolvers: the thread block stages, for each leaf it spans, the indices of
-// the neighbour leaves a tap can reach; each tap is then a lookup in one leaf.
+// the neighbour leaves a tap can reach; each tap is then a lookup in one leaf. Taps inside
+// the voxel's own leaf skip even that: three mask words and popcounts give their index
+// relative to the voxel's own (InLeafNeighbourhood).
 //
 // Each form is stage + barrier + resolve. `stage...Table` and `...Resolve` are
 // __hostdev__: the CUDA forms at the bottom call stage (all threads), __syncthreads(),
@@ -54,6 +56,40 @@ __hostdev__ inline uint64_t cachedTapIndex(const IndexGrid* grid, int x, int y, 
     return leaves(grid)[id].data()->getValue(uint32_t(((x & 7) << 6) | ((y & 7) << 3) | (z & 7)));
 }
 
+/// The voxel's own x-slice of the leaf mask and its two neighbours (words x-1, x, x+1; 0
+/// outside the leaf), with the voxel's own value index. A neighbour inside the leaf then
+/// needs no prefix sum: its index is the centre's plus the difference of the two voxels'
+/// ranks, which only these three words determine. Thread-local.
+struct InLeafNeighbourhood {
+    uint64_t wMinus, wSelf, wPlus;
+    uint64_t centre; ///< value index of the voxel itself
+    uint32_t x, centreBit, belowCentre;
+
+    __hostdev__ InLeafNeighbourhood(const IndexLeaf& leaf, uint32_t voxelOffset)
+    {
+        const auto* d = leaf.data();
+        const uint64_t* w = d->mValueMask.words();
+        x = voxelOffset >> 6;
+        centreBit = voxelOffset & 63u;
+        wSelf = w[x];
+        wMinus = x > 0 ? w[x - 1] : 0;
+        wPlus = x < 7 ? w[x + 1] : 0;
+        belowCentre = popcount64(wSelf & ((uint64_t(1) << centreBit) - 1));
+        centre = d->firstOffset() + belowCentre + (x ? uint32_t(d->mPrefixSum >> (9u * (x - 1))) & 511u : 0u);
+    }
+
+    /// Index of the voxel at x-slice x+dx (dx in -1..1, inside the leaf) and in-slice bit `bit`.
+    __hostdev__ uint64_t index(int dx, uint32_t bit) const
+    {
+        const uint64_t w = dx < 0 ? wMinus : dx > 0 ? wPlus : wSelf;
+        if (!((w >> bit) & 1u)) return 0;
+        int64_t rank = int64_t(popcount64(w & ((uint64_t(1) << bit) - 1))) - int64_t(belowCentre);
+        if (dx < 0) rank -= int64_t(popcount64(wMinus));
+        else if (dx > 0) rank += int64_t(popcount64(wSelf));
+        return uint64_t(int64_t(centre) + rank);
+    }
+};
+
 // ------------------------------------------------------------------------------- box
 
 /// Fills the box table for the block's spanned leaves. Thread `thread` of `threadCount`
@@ -92,10 +128,15 @@ __hostdev__ inline void forEachBoxStencilCachedResolve(const IndexGrid* grid, ui
     const uint32_t* row = table.leaf[leafIndex - firstLeafID];
     const int x = voxelOffset >> 6, y = (voxelOffset >> 3) & 7, z = voxelOffset & 7;
     const auto neighbour = [row](int lx, int ly, int lz) { return row[lx * 9 + ly * 3 + lz]; };
+    const InLeafNeighbourhood own(leaves(grid)[leafIndex], voxelOffset);
     int tap = 0;
     for (int di = -1; di <= 1; ++di)
         for (int dj = -1; dj <= 1; ++dj)
-            for (int dk = -1; dk <= 1; ++dk, ++tap) f(tap, cachedTapIndex(grid, x + di, y + dj, z + dk, neighbour));
+            for (int dk = -1; dk <= 1; ++dk, ++tap) {
+                const int nx = x + di, ny = y + dj, nz = z + dk;
+                const bool inLeaf = unsigned(nx) < 8u && unsigned(ny) < 8u && unsigned(nz) < 8u;
+                f(tap, inLeaf ? own.index(di, uint32_t(ny * 8 + nz)) : cachedTapIndex(grid, nx, ny, nz, neighbour));
+            }
 }
 
 /// Materializes the 27 box taps from a staged table. Thread-local once the table is staged.
@@ -154,13 +195,15 @@ __hostdev__ inline void computeCrossStencilCachedResolve(const IndexGrid* grid, 
         const int col = lx != 1 ? (lx == 0 ? 1 : 2) : ly != 1 ? (ly == 0 ? 3 : 4) : lz != 1 ? (lz == 0 ? 5 : 6) : 0;
         return row[col];
     };
-    taps[0] = leaves(grid)[leafIndex].data()->getValue(voxelOffset);
-    taps[1] = cachedTapIndex(grid, x - 1, y, z, neighbour);
-    taps[2] = cachedTapIndex(grid, x + 1, y, z, neighbour);
-    taps[3] = cachedTapIndex(grid, x, y - 1, z, neighbour);
-    taps[4] = cachedTapIndex(grid, x, y + 1, z, neighbour);
-    taps[5] = cachedTapIndex(grid, x, y, z - 1, neighbour);
-    taps[6] = cachedTapIndex(grid, x, y, z + 1, neighbour);
+    const InLeafNeighbourhood own(leaves(grid)[leafIndex], voxelOffset);
+    const uint32_t bit = uint32_t(y * 8 + z);
+    taps[0] = own.centre;
+    taps[1] = x > 0 ? own.index(-1, bit) : cachedTapIndex(grid, x - 1, y, z, neighbour);
+    taps[2] = x < 7 ? own.index(1, bit) : cachedTapIndex(grid, x + 1, y, z, neighbour);
+    taps[3] = y > 0 ? own.index(0, bit - 8) : cachedTapIndex(grid, x, y - 1, z, neighbour);
+    taps[4] = y < 7 ? own.index(0, bit + 8) : cachedTapIndex(grid, x, y + 1, z, neighbour);
+    taps[5] = z > 0 ? own.index(0, bit - 1) : cachedTapIndex(grid, x, y, z - 1, neighbour);
+    taps[6] = z < 7 ? own.index(0, bit + 1) : cachedTapIndex(grid, x, y, z + 1, neighbour);
 }
 
 // ------------------------------------------------------------------- CUDA cooperative forms
