@@ -1,7 +1,7 @@
 // The cached resolvers: the thread block stages, for each leaf it spans, the indices of
-// the neighbour leaves a tap can reach; each tap is then a lookup in one leaf. Taps inside
-// the voxel's own leaf skip even that: three mask words and popcounts give their index
-// relative to the voxel's own (InLeafNeighbourhood).
+// the neighbour leaves a tap can reach; each tap is then a lookup in one leaf. The cross's
+// taps inside the voxel's own leaf skip even that: three mask words and popcounts give their
+// index relative to the voxel's own (InLeafNeighbourhood).
 //
 // Each form is stage + barrier + resolve. `stage...Table` and `...Resolve` are
 // __hostdev__: the CUDA forms at the bottom call stage (all threads), __syncthreads(),
@@ -128,15 +128,12 @@ __hostdev__ inline void forEachBoxStencilCachedResolve(const IndexGrid* grid, ui
     const uint32_t* row = table.leaf[leafIndex - firstLeafID];
     const int x = voxelOffset >> 6, y = (voxelOffset >> 3) & 7, z = voxelOffset & 7;
     const auto neighbour = [row](int lx, int ly, int lz) { return row[lx * 9 + ly * 3 + lz]; };
-    const InLeafNeighbourhood own(leaves(grid)[leafIndex], voxelOffset);
+    // Every tap takes the same path (the table's centre column is the leaf itself): with 27
+    // taps per voxel, a per-tap in-leaf shortcut costs more in divergence than it saves.
     int tap = 0;
     for (int di = -1; di <= 1; ++di)
         for (int dj = -1; dj <= 1; ++dj)
-            for (int dk = -1; dk <= 1; ++dk, ++tap) {
-                const int nx = x + di, ny = y + dj, nz = z + dk;
-                const bool inLeaf = unsigned(nx) < 8u && unsigned(ny) < 8u && unsigned(nz) < 8u;
-                f(tap, inLeaf ? own.index(di, uint32_t(ny * 8 + nz)) : cachedTapIndex(grid, nx, ny, nz, neighbour));
-            }
+            for (int dk = -1; dk <= 1; ++dk, ++tap) f(tap, cachedTapIndex(grid, x + di, y + dj, z + dk, neighbour));
 }
 
 /// Materializes the 27 box taps from a staged table. Thread-local once the table is staged.

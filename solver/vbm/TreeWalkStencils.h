@@ -1,5 +1,5 @@
-// The plain resolvers: every neighbour tap found by a root-down tree walk (the centre tap is
-// the voxel itself, read from its own leaf). Thread-local: no shared
+// The plain resolvers: every tap found by a root-down tree walk (the cross reads its centre,
+// the voxel itself, from its own leaf). Thread-local: no shared
 // memory, no barrier, safe from divergent threads (the decode feeding them is too).
 //
 // Tap orders (an inactive or absent neighbour resolves to index 0):
@@ -30,13 +30,11 @@ __hostdev__ inline void forEachBoxStencil(const IndexGrid* grid, uint32_t leafIn
 {
     if (leafIndex == UnusedLeafIndex) return;
     const auto& tree = grid->tree();
-    const IndexLeaf& leaf = leaves(grid)[leafIndex];
-    const nanovdb::Coord c = leaf.offsetToGlobalCoord(voxelOffset);
+    const nanovdb::Coord c = leaves(grid)[leafIndex].offsetToGlobalCoord(voxelOffset);
     int tap = 0;
     for (int di = -1; di <= 1; ++di)
         for (int dj = -1; dj <= 1; ++dj)
-            for (int dk = -1; dk <= 1; ++dk, ++tap)
-                f(tap, tap == 13 ? leaf.data()->getValue(voxelOffset) : uint64_t(tree.getValue(c.offsetBy(di, dj, dk))));
+            for (int dk = -1; dk <= 1; ++dk, ++tap) f(tap, uint64_t(tree.getValue(c.offsetBy(di, dj, dk))));
 }
 
 /// Materializes the 27 box taps. Thread-local.
