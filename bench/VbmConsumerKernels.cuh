@@ -16,10 +16,21 @@ namespace bench {
 
 /// One thread per slot of one VBM block: decode, resolve through R's public API, sum the
 /// sidecar channels over the taps in tap order, write them.
-// Launch bounds ask for 1024 resident threads per SM (8 blocks of 128 or 2 of 512): at most 64
-// registers, so the materialized forms' 27-entry arrays do not sink occupancy to 16 warps.
+// Variants that materialize 27 taps (and NanoVDB13, which does too) ask for 1024 resident
+// threads per SM (8 blocks of 128 or 2 of 512), so at most 64 registers: else their arrays sink
+// occupancy to 16 warps at width 512. The lighter variants are left to the compiler, where a
+// bound would only cost them occupancy.
+template<vbm::Resolver R, int L>
+constexpr int minBlocksPerSM()
+{
+    return R == vbm::Resolver::NanoVDB13 || R == vbm::Resolver::computeBoxStencil ||
+                   R == vbm::Resolver::computeBoxStencilCached
+               ? 1024 >> L
+               : 1;
+}
+
 template<int L, vbm::Resolver R, int C>
-__global__ void __launch_bounds__(1 << L, 1024 >> L) vbmConsumer(SparseProblem p)
+__global__ void __launch_bounds__(1 << L, minBlocksPerSM<R, L>()) vbmConsumer(SparseProblem p)
 {
     using namespace vbm;
     constexpr int W = 1 << L;

@@ -25,18 +25,13 @@ __hostdev__ inline uint32_t blockLeafSpan(const uint64_t* jumpMap)
 __hostdev__ inline uint32_t selectActiveVoxel(const IndexLeaf& leaf, uint32_t k)
 {
     const auto* d = leaf.data();
-    const uint64_t prefix = d->mPrefixSum; // field j (9 bits) = active voxels in words 0..j
-    uint32_t word = 0, before = 0;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (uint32_t j = 0; j < 7; ++j) {
-        const uint32_t p = uint32_t(prefix >> (9u * j)) & 511u;
-        if (p <= k) {
-            word = j + 1;
-            before = p;
-        }
-    }
+    const uint64_t prefix = d->mPrefixSum; // field j (9 bits, j < 7) = active voxels in words 0..j
+    const auto field = [prefix](uint32_t j) { return uint32_t(prefix >> (9u * j)) & 511u; };
+    // The word is the number of fields <= k (they only grow): a three-step binary search.
+    uint32_t word = field(3) <= k ? 4u : 0u;
+    if (field(word + 1) <= k) word += 2;
+    if (field(word) <= k) word += 1;
+    const uint32_t before = word ? field(word - 1) : 0u;
     return (word << 6) | selectInWord(d->mValueMask.words()[word], k - before);
 }
 

@@ -25,14 +25,15 @@ struct BoxSumAccumulator {
                 const float4 v = __ldg(reinterpret_cast<const float4*>(src + ch));
                 acc[ch] += v.x, acc[ch + 1] += v.y, acc[ch + 2] += v.z, acc[ch + 3] += v.w;
             }
-            return;
         } else if constexpr (C == 2) {
             const float2 v = __ldg(reinterpret_cast<const float2*>(src));
             acc[0] += v.x, acc[1] += v.y;
-            return;
+        } else {
+            for (int ch = 0; ch < C; ++ch) acc[ch] += src[ch];
         }
-#endif
+#else
         for (int ch = 0; ch < C; ++ch) acc[ch] += src[ch];
+#endif
     }
 };
 
