@@ -16,17 +16,15 @@ namespace bench {
 
 /// One thread per slot of one VBM block: decode, resolve through R's public API, sum the
 /// sidecar channels over the taps in tap order, write them.
-// Variants that materialize 27 taps (and NanoVDB13, which does too) ask for 1024 resident
-// threads per SM (8 blocks of 128 or 2 of 512), so at most 64 registers: else their arrays sink
-// occupancy to 16 warps at width 512. The lighter variants are left to the compiler, where a
-// bound would only cost them occupancy.
+// Resident threads per SM each variant asks the compiler to allow, through launch bounds
+// (measured on the H200, docs/bench): the box variants 1024 (at most 64 registers: unbounded,
+// the materialized ones keep their 27-entry arrays in 72-87 registers and the streamed cached
+// one takes 124 at C = 8, sinking occupancy to 16 warps); the cross variants 1536 (at most 40
+// registers, 48 warps), which they reach without spilling.
 template<vbm::Resolver R, int L>
 constexpr int minBlocksPerSM()
 {
-    return R == vbm::Resolver::NanoVDB13 || R == vbm::Resolver::computeBoxStencil ||
-                   R == vbm::Resolver::computeBoxStencilCached
-               ? 1024 >> L
-               : 1;
+    return vbm::isBoxResolver(R) ? 1024 >> L : 1536 >> L;
 }
 
 template<int L, vbm::Resolver R, int C>
