@@ -102,11 +102,11 @@ void checkOnCpu(const std::string& name, const vbm::IndexGrid* grid, const std::
         tally.line(d.ok(), name, "cpu", "decodeInverseMap", width, describe(d), since(t0));
         for (vbm::Resolver r : vbm::VbmResolvers) {
             t0 = std::chrono::steady_clock::now();
-            const auto c = resolveAndCheck(grid, m, r, [&](uint64_t b0, uint64_t b1) {
-                return vbm::resolveTapsOnHost(grid, m, r, b0, b1);
-            });
+            const auto c = resolveAndCheck(
+                grid, m, r, [&](uint64_t b0, uint64_t b1) { return vbm::resolveTapsOnHost(grid, m, r, b0, b1); });
             std::string detail = describe(c);
-            if (vbm::isCachedResolver(r)) detail += ", " + std::to_string(vbm::countFallbackBlocks(m)) + " fallback blocks";
+            if (vbm::isCachedResolver(r))
+                detail += ", " + std::to_string(vbm::countFallbackBlocks(m)) + " fallback blocks";
             tally.line(c.ok(), name, "cpu", vbm::resolverName(r), width, detail, since(t0));
         }
     }
@@ -207,8 +207,10 @@ int main(int argc, char** argv)
             for (const auto& f : files) {
                 std::vector<std::string> skipped;
                 auto loaded = vbm::loadGridFile(f, &skipped);
-                for (const auto& s : skipped) std::printf("note: %s\n", s.c_str());
-                for (auto& g : loaded) grids.push_back(std::move(g));
+                for (const auto& s : skipped)
+                    std::printf("note: %s\n", s.c_str());
+                for (auto& g : loaded)
+                    grids.push_back(std::move(g));
             }
         }
         Tally tally;

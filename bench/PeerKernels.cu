@@ -13,21 +13,26 @@ namespace bench {
 
 namespace {
 
-template<typename F>
+template <typename F>
 decltype(auto) withChannelCount(int channels, F&& f)
 {
     switch (channels) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    case 16: return f(std::integral_constant<int, 16>{});
+    case 1:
+        return f(std::integral_constant<int, 1>{});
+    case 2:
+        return f(std::integral_constant<int, 2>{});
+    case 4:
+        return f(std::integral_constant<int, 4>{});
+    case 8:
+        return f(std::integral_constant<int, 8>{});
+    case 16:
+        return f(std::integral_constant<int, 16>{});
     }
     throw std::invalid_argument("channels must be 1, 2, 4, 8 or 16");
 }
 
 // One thread per voxel slot of a leaf (512 per block); inactive slots leave at once.
-template<int C, bool Box>
+template <int C, bool Box>
 __global__ void __launch_bounds__(512) accessorConsumer(SparseProblem p)
 {
     using namespace vbm;
@@ -38,12 +43,14 @@ __global__ void __launch_bounds__(512) accessorConsumer(SparseProblem p)
     const nanovdb::Coord c = leaf.offsetToGlobalCoord(n);
     float sum[C] = {};
     const auto add = [&](uint64_t index) {
-        for (int ch = 0; ch < C; ++ch) sum[ch] += p.sidecar[index * C + ch];
+        for (int ch = 0; ch < C; ++ch)
+            sum[ch] += p.sidecar[index * C + ch];
     };
     if constexpr (Box) {
         for (int di = -1; di <= 1; ++di)
             for (int dj = -1; dj <= 1; ++dj)
-                for (int dk = -1; dk <= 1; ++dk) add(acc.getValue(c.offsetBy(di, dj, dk)));
+                for (int dk = -1; dk <= 1; ++dk)
+                    add(acc.getValue(c.offsetBy(di, dj, dk)));
     } else {
         add(acc.getValue(c));
         add(acc.getValue(c.offsetBy(-1, 0, 0)));
@@ -54,13 +61,14 @@ __global__ void __launch_bounds__(512) accessorConsumer(SparseProblem p)
         add(acc.getValue(c.offsetBy(0, 0, 1)));
     }
     float* dst = p.out + leaf.getValue(n) * C;
-    for (int ch = 0; ch < C; ++ch) dst[ch] = sum[ch];
+    for (int ch = 0; ch < C; ++ch)
+        dst[ch] = sum[ch];
 }
 
 constexpr int DenseBlockX = 32, DenseBlockY = 8;
 
 // All C channels of one voxel, with the widest loads the layout's alignment allows.
-template<int C>
+template <int C>
 __device__ inline void loadChannels(const float* __restrict__ src, float (&v)[C])
 {
     if constexpr (C % 4 == 0) {
@@ -72,14 +80,15 @@ __device__ inline void loadChannels(const float* __restrict__ src, float (&v)[C]
         const float2 q = __ldg(reinterpret_cast<const float2*>(src));
         v[0] = q.x, v[1] = q.y;
     } else {
-        for (int ch = 0; ch < C; ++ch) v[ch] = __ldg(src + ch);
+        for (int ch = 0; ch < C; ++ch)
+            v[ch] = __ldg(src + ch);
     }
 }
 
 // Each thread owns column (x, y) over z in [z0, z0 + zChunk) and slides along z, all C
 // channels at once: the cross keeps the centre column's z-1 and z; the box keeps the 3x3
 // plane sums of z-1 and z, so each step loads one new plane of the stencil.
-template<int C, bool Box>
+template <int C, bool Box>
 __global__ void __launch_bounds__(DenseBlockX* DenseBlockY) denseConsumer(DenseProblem p, int zChunk)
 {
     const int x = blockIdx.x * DenseBlockX + threadIdx.x;
@@ -88,15 +97,17 @@ __global__ void __launch_bounds__(DenseBlockX* DenseBlockY) denseConsumer(DenseP
     if (x >= p.nx || y >= p.ny || z0 >= p.nz) return;
     const int z1 = min(p.nz, z0 + zChunk);
     // channels of voxel (i, j, k), the background outside the box
-    const auto load = [&](int i, int j, int k, float (&v)[C]) {
+    const auto load = [&](int i, int j, int k, float(&v)[C]) {
         const bool inside = i >= 0 && j >= 0 && k >= 0 && i < p.nx && j < p.ny && k < p.nz;
         loadChannels<C>(inside ? p.in + ((size_t(k) * p.ny + j) * p.nx + i) * C : p.background, v);
     };
-    const auto addTo = [](float (&acc)[C], const float (&v)[C]) {
-        for (int ch = 0; ch < C; ++ch) acc[ch] += v[ch];
+    const auto addTo = [](float(&acc)[C], const float(&v)[C]) {
+        for (int ch = 0; ch < C; ++ch)
+            acc[ch] += v[ch];
     };
-    const auto plane = [&](int k, float (&s)[C]) {
-        for (int ch = 0; ch < C; ++ch) s[ch] = 0.f;
+    const auto plane = [&](int k, float(&s)[C]) {
+        for (int ch = 0; ch < C; ++ch)
+            s[ch] = 0.f;
         float v[C];
         for (int dj = -1; dj <= 1; ++dj)
             for (int di = -1; di <= 1; ++di) {
@@ -105,16 +116,20 @@ __global__ void __launch_bounds__(DenseBlockX* DenseBlockY) denseConsumer(DenseP
             }
     };
     float prev[C], cur[C], next[C], v[C];
-    if constexpr (Box) plane(z0 - 1, prev), plane(z0, cur);
-    else load(x, y, z0 - 1, prev), load(x, y, z0, cur);
+    if constexpr (Box)
+        plane(z0 - 1, prev), plane(z0, cur);
+    else
+        load(x, y, z0 - 1, prev), load(x, y, z0, cur);
     for (int z = z0; z < z1; ++z) {
         float acc[C];
         if constexpr (Box) {
             plane(z + 1, next);
-            for (int ch = 0; ch < C; ++ch) acc[ch] = prev[ch] + cur[ch] + next[ch];
+            for (int ch = 0; ch < C; ++ch)
+                acc[ch] = prev[ch] + cur[ch] + next[ch];
         } else {
             load(x, y, z + 1, next);
-            for (int ch = 0; ch < C; ++ch) acc[ch] = cur[ch];
+            for (int ch = 0; ch < C; ++ch)
+                acc[ch] = cur[ch];
             load(x - 1, y, z, v), addTo(acc, v);
             load(x + 1, y, z, v), addTo(acc, v);
             load(x, y - 1, z, v), addTo(acc, v);
@@ -122,8 +137,10 @@ __global__ void __launch_bounds__(DenseBlockX* DenseBlockY) denseConsumer(DenseP
             addTo(acc, prev), addTo(acc, next);
         }
         float* dst = p.out + ((size_t(z) * p.ny + y) * p.nx + x) * C;
-        for (int ch = 0; ch < C; ++ch) dst[ch] = acc[ch];
-        for (int ch = 0; ch < C; ++ch) prev[ch] = cur[ch], cur[ch] = next[ch];
+        for (int ch = 0; ch < C; ++ch)
+            dst[ch] = acc[ch];
+        for (int ch = 0; ch < C; ++ch)
+            prev[ch] = cur[ch], cur[ch] = next[ch];
     }
 }
 
@@ -135,7 +152,7 @@ int denseZChunk(const DenseProblem& p)
     return std::max(4, (p.nz + chunks - 1) / chunks);
 }
 
-template<int L>
+template <int L>
 __global__ void __launch_bounds__(1 << L) ourDecode(SparseProblem p, uint32_t* leafIndex, uint16_t* voxelOffset)
 {
     const uint64_t b = blockIdx.x;
@@ -148,7 +165,7 @@ __global__ void __launch_bounds__(1 << L) ourDecode(SparseProblem p, uint32_t* l
     voxelOffset[s] = vo;
 }
 
-template<int L>
+template <int L>
 __global__ void __launch_bounds__(1 << L) nanovdbDecode(SparseProblem p, uint32_t* leafIndex, uint16_t* voxelOffset)
 {
     constexpr int W = 1 << L;
@@ -167,8 +184,10 @@ __global__ void __launch_bounds__(1 << L) nanovdbDecode(SparseProblem p, uint32_
 void launchAccessorConsumer(bool box, const SparseProblem& p, cudaStream_t stream)
 {
     withChannelCount(p.channels, [&](auto c) {
-        if (box) accessorConsumer<decltype(c)::value, true><<<p.leafCount, 512, 0, stream>>>(p);
-        else accessorConsumer<decltype(c)::value, false><<<p.leafCount, 512, 0, stream>>>(p);
+        if (box)
+            accessorConsumer<decltype(c)::value, true><<<p.leafCount, 512, 0, stream>>>(p);
+        else
+            accessorConsumer<decltype(c)::value, false><<<p.leafCount, 512, 0, stream>>>(p);
     });
 }
 
@@ -189,8 +208,10 @@ void launchDenseConsumer(bool box, const DenseProblem& p, cudaStream_t stream)
     const dim3 grid((p.nx + DenseBlockX - 1) / DenseBlockX, (p.ny + DenseBlockY - 1) / DenseBlockY,
                     (p.nz + zChunk - 1) / zChunk);
     withChannelCount(p.channels, [&](auto c) {
-        if (box) denseConsumer<decltype(c)::value, true><<<grid, block, 0, stream>>>(p, zChunk);
-        else denseConsumer<decltype(c)::value, false><<<grid, block, 0, stream>>>(p, zChunk);
+        if (box)
+            denseConsumer<decltype(c)::value, true><<<grid, block, 0, stream>>>(p, zChunk);
+        else
+            denseConsumer<decltype(c)::value, false><<<grid, block, 0, stream>>>(p, zChunk);
     });
 }
 
@@ -204,13 +225,14 @@ KernelRef denseConsumerKernel(bool box, int channels)
     });
 }
 
-void launchDecode(bool nanovdb, const SparseProblem& p, uint32_t* leafIndex, uint16_t* voxelOffset,
-                  cudaStream_t stream)
+void launchDecode(bool nanovdb, const SparseProblem& p, uint32_t* leafIndex, uint16_t* voxelOffset, cudaStream_t stream)
 {
     vbm::withBlockWidth(p.log2Width, [&](auto l) {
         constexpr int L = decltype(l)::value;
-        if (nanovdb) nanovdbDecode<L><<<unsigned(p.blockCount), 1u << L, 0, stream>>>(p, leafIndex, voxelOffset);
-        else ourDecode<L><<<unsigned(p.blockCount), 1u << L, 0, stream>>>(p, leafIndex, voxelOffset);
+        if (nanovdb)
+            nanovdbDecode<L><<<unsigned(p.blockCount), 1u << L, 0, stream>>>(p, leafIndex, voxelOffset);
+        else
+            ourDecode<L><<<unsigned(p.blockCount), 1u << L, 0, stream>>>(p, leafIndex, voxelOffset);
     });
 }
 

@@ -86,7 +86,8 @@ std::vector<int> parseList(const std::string& flag, const std::string& v, const 
         const long x = std::strtol(item.c_str(), &end, 10);
         if (item.empty() || *end || std::find(allowed.begin(), allowed.end(), int(x)) == allowed.end()) {
             std::string a;
-            for (int y : allowed) a += (a.empty() ? "" : ",") + std::to_string(y);
+            for (int y : allowed)
+                a += (a.empty() ? "" : ",") + std::to_string(y);
             throw UsageError(flag + " takes a comma-separated list of " + a + ", got '" + v + "'");
         }
         if (std::find(out.begin(), out.end(), int(x)) == out.end()) out.push_back(int(x));
@@ -114,17 +115,26 @@ Options parseOptions(int argc, char** argv, bool& help)
             if (i + 1 >= argc) throw UsageError(a + " needs a value");
             return argv[++i];
         };
-        if (a == "-h" || a == "--help") help = true;
-        else if (a == "--grid") o.grids.push_back(value());
+        if (a == "-h" || a == "--help")
+            help = true;
+        else if (a == "--grid")
+            o.grids.push_back(value());
         else if (a == "--widths") {
             o.widths.clear();
-            for (int w : parseList(a, value(), {128, 512})) o.widths.push_back(w == 128 ? 7 : 9);
-        } else if (a == "--channels") o.channels = parseList(a, value(), {1, 2, 4, 8, 16});
-        else if (a == "--rounds") o.rounds = parseInt(a, value(), 50);
-        else if (a == "--warmup") o.warmup = parseInt(a, value(), 0);
-        else if (a == "--no-decode") o.decode = false;
-        else if (a == "--json") o.json = value();
-        else throw UsageError("unknown option '" + a + "'");
+            for (int w : parseList(a, value(), {128, 512}))
+                o.widths.push_back(w == 128 ? 7 : 9);
+        } else if (a == "--channels")
+            o.channels = parseList(a, value(), {1, 2, 4, 8, 16});
+        else if (a == "--rounds")
+            o.rounds = parseInt(a, value(), 50);
+        else if (a == "--warmup")
+            o.warmup = parseInt(a, value(), 0);
+        else if (a == "--no-decode")
+            o.decode = false;
+        else if (a == "--json")
+            o.json = value();
+        else
+            throw UsageError("unknown option '" + a + "'");
     }
     if (o.grids.empty()) o.grids = {"small", "thin", "thick"};
     return o;
@@ -157,7 +167,8 @@ struct Variant {
 void runRounds(std::vector<Variant>& vs, int warmup, int rounds, const std::string& label, cudaStream_t stream)
 {
     std::vector<cudaEvent_t> ev(2 * vs.size());
-    for (auto& e : ev) checkCuda(cudaEventCreate(&e), "cudaEventCreate");
+    for (auto& e : ev)
+        checkCuda(cudaEventCreate(&e), "cudaEventCreate");
     for (int r = 0; r < warmup + rounds; ++r) {
         for (size_t i = 0; i < vs.size(); ++i) {
             checkCuda(cudaEventRecord(ev[2 * i], stream), "cudaEventRecord");
@@ -176,7 +187,8 @@ void runRounds(std::vector<Variant>& vs, int warmup, int rounds, const std::stri
                      r < warmup ? r + 1 : r - warmup + 1, r < warmup ? warmup : rounds);
     }
     std::fprintf(stderr, "\n");
-    for (auto& e : ev) cudaEventDestroy(e);
+    for (auto& e : ev)
+        cudaEventDestroy(e);
 }
 
 // ------------------------------------------------------------------------------ grids
@@ -189,14 +201,18 @@ struct BenchGrid {
 std::vector<BenchGrid> loadGrid(const std::string& spec)
 {
     std::vector<BenchGrid> out;
-    if (spec == "small") out.push_back({"small shell", "built-in sphere shell R=160 t=4", vbm::makeSphereShell(160, 4)});
-    else if (spec == "thin") out.push_back({"thin shell", "built-in sphere shell R=775 t=4", vbm::makeSphereShell(775, 4)});
+    if (spec == "small")
+        out.push_back({"small shell", "built-in sphere shell R=160 t=4", vbm::makeSphereShell(160, 4)});
+    else if (spec == "thin")
+        out.push_back({"thin shell", "built-in sphere shell R=775 t=4", vbm::makeSphereShell(775, 4)});
     else if (spec == "thick")
         out.push_back({"thick shell", "built-in sphere shell R=181 t=72", vbm::makeSphereShell(181, 72)});
     else {
         std::vector<std::string> skipped;
-        for (auto& g : vbm::loadGridFile(spec, &skipped)) out.push_back({g.name, g.origin, std::move(g.handle)});
-        for (auto& s : skipped) std::fprintf(stderr, "[vbm-bench] note: %s\n", s.c_str());
+        for (auto& g : vbm::loadGridFile(spec, &skipped))
+            out.push_back({g.name, g.origin, std::move(g.handle)});
+        for (auto& s : skipped)
+            std::fprintf(stderr, "[vbm-bench] note: %s\n", s.c_str());
     }
     return out;
 }
@@ -237,8 +253,10 @@ std::string jsonEscape(const std::string& s)
     std::string o;
     for (char c : s) {
         if (c == '"' || c == '\\') o += '\\';
-        if (c == '\n') o += "\\n";
-        else o += c;
+        if (c == '\n')
+            o += "\\n";
+        else
+            o += c;
     }
     return o;
 }
@@ -281,9 +299,11 @@ int main(int argc, char** argv)
         for (const auto& spec : opt.grids) {
             if (builtIn(spec)) {
                 std::fprintf(stderr, "[vbm-bench] building the %s shell\n", spec.c_str());
-                for (auto& g : loadGrid(spec)) grids.push_back(std::move(g));
+                for (auto& g : loadGrid(spec))
+                    grids.push_back(std::move(g));
             } else {
-                for (auto& g : fileGrids[spec]) grids.push_back(std::move(g));
+                for (auto& g : fileGrids[spec])
+                    grids.push_back(std::move(g));
             }
         }
 
@@ -403,7 +423,8 @@ int main(int argc, char** argv)
                 }
                 char* cs = copySrc.data();
                 char* cd = copyDst.data();
-                vs.push_back({"copy", [cs, cd, copyBytes](cudaStream_t s) {
+                vs.push_back({"copy",
+                              [cs, cd, copyBytes](cudaStream_t s) {
                                   checkCuda(cudaMemcpyAsync(cd, cs, copyBytes, cudaMemcpyDeviceToDevice, s),
                                             "cudaMemcpyAsync");
                               },
@@ -434,7 +455,8 @@ int main(int argc, char** argv)
                                 if (info[i].shape == "box") {
                                     for (int dz = -1; dz <= 1; ++dz)
                                         for (int dy = -1; dy <= 1; ++dy)
-                                            for (int dx = -1; dx <= 1; ++dx) want += v(x + dx, y + dy, z + dz, ch);
+                                            for (int dx = -1; dx <= 1; ++dx)
+                                                want += v(x + dx, y + dy, z + dz, ch);
                                 } else {
                                     want = v(x, y, z, ch) + v(x - 1, y, z, ch) + v(x + 1, y, z, ch) +
                                            v(x, y - 1, z, ch) + v(x, y + 1, z, ch) + v(x, y, z - 1, ch) +
@@ -465,21 +487,25 @@ int main(int argc, char** argv)
                                 std::vector<uint64_t> taps;
                                 if (info[i].shape == "box") {
                                     for (int t = 0; t < 27; ++t)
-                                        taps.push_back(acc.getValue(c + nanovdb::Coord(t / 9 - 1, t / 3 % 3 - 1, t % 3 - 1)));
+                                        taps.push_back(
+                                            acc.getValue(c + nanovdb::Coord(t / 9 - 1, t / 3 % 3 - 1, t % 3 - 1)));
                                 } else {
-                                    const nanovdb::Coord d[7] = {{0, 0, 0},  {-1, 0, 0}, {1, 0, 0}, {0, -1, 0},
-                                                                 {0, 1, 0},  {0, 0, -1}, {0, 0, 1}};
-                                    for (auto& dd : d) taps.push_back(acc.getValue(c + dd));
+                                    const nanovdb::Coord d[7] = {{0, 0, 0}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0},
+                                                                 {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+                                    for (auto& dd : d)
+                                        taps.push_back(acc.getValue(c + dd));
                                 }
                                 for (int ch = 0; ch < C; ++ch) {
                                     float s = 0.f;
-                                    for (uint64_t t : taps) s += sidecarHost[t * C + ch];
+                                    for (uint64_t t : taps)
+                                        s += sidecarHost[t * C + ch];
                                     bad += std::memcmp(&s, &got[index * C + ch], 4) != 0;
                                 }
                             }
                         }
                         uint64_t unwritten = 0;
-                        for (uint64_t k = C; k < got.size(); ++k) unwritten += std::isnan(got[k]);
+                        for (uint64_t k = C; k < got.size(); ++k)
+                            unwritten += std::isnan(got[k]);
                         if (bad || unwritten) {
                             allIdentical = false;
                             std::printf("MISMATCH: baseline %s (%s): %llu sampled outputs differ from the host "
@@ -493,7 +519,8 @@ int main(int argc, char** argv)
                     if (std::memcmp(got.data() + C, it->second.data() + C, (got.size() - C) * 4) != 0) {
                         allIdentical = false;
                         uint64_t n = 0;
-                        for (size_t k = C; k < got.size(); ++k) n += std::memcmp(&got[k], &it->second[k], 4) != 0;
+                        for (size_t k = C; k < got.size(); ++k)
+                            n += std::memcmp(&got[k], &it->second[k], 4) != 0;
                         std::printf("MISMATCH: %s (%s): %llu of %llu outputs differ from the baseline's\n",
                                     vs[i].key.c_str(), label.c_str(), (unsigned long long)n,
                                     (unsigned long long)(got.size() - C));
@@ -504,7 +531,8 @@ int main(int argc, char** argv)
 
                 // Tables.
                 std::map<std::string, Stats> st;
-                for (auto& v : vs) st[v.key] = stats(v.ms);
+                for (auto& v : vs)
+                    st[v.key] = stats(v.ms);
                 for (auto& v : vs)
                     if (v.key == "copy") copyMs.insert(copyMs.end(), v.ms.begin(), v.ms.end());
                 const auto base = [&](int w) { return st["computeBoxStencil@" + std::to_string(w)].median; };
@@ -524,17 +552,20 @@ int main(int argc, char** argv)
                 }
                 std::printf("### %s, C = %d\n\n", bg.name.c_str(), C);
                 std::printf("| method | shape | resolution | divergent-safe | smem | output |");
-                for (int l : opt.widths) std::printf(" w%d ms | w%d x |", 1 << l, 1 << l);
+                for (int l : opt.widths)
+                    std::printf(" w%d ms | w%d x |", 1 << l, 1 << l);
                 std::printf("\n|---|---|---|---|---|---|");
-                for (size_t k = 0; k < opt.widths.size(); ++k) std::printf("---|---|");
+                for (size_t k = 0; k < opt.widths.size(); ++k)
+                    std::printf("---|---|");
                 std::printf("\n");
                 for (Resolver r : vbm::VbmResolvers) {
                     const auto k0 = vbm::resolverName(r);
                     const bench::KernelRef kr = bench::vbmConsumerKernel(r, opt.widths[0], C);
                     cudaFuncAttributes a{};
                     checkCuda(cudaFuncGetAttributes(&a, kr.function), "cudaFuncGetAttributes");
-                    std::printf("| %s | %s | %s | %s | %s | %s |", k0, vbm::isBoxResolver(r) ? "27-tap box" : "7-pt cross",
-                                resolution(r), vbm::isDivergentSafe(r) ? "yes" : "no",
+                    std::printf("| %s | %s | %s | %s | %s | %s |", k0,
+                                vbm::isBoxResolver(r) ? "27-tap box" : "7-pt cross", resolution(r),
+                                vbm::isDivergentSafe(r) ? "yes" : "no",
                                 a.sharedSizeBytes ? (std::to_string(a.sharedSizeBytes) + " B").c_str() : "none",
                                 vbm::isStreamedResolver(r) ? "streamed" : "materialized");
                     for (int l : opt.widths) {
@@ -546,12 +577,16 @@ int main(int argc, char** argv)
                 }
                 std::printf("\nPeers (x: against computeBoxStencil at w%d; GB/s: bytes that must move / median):\n\n",
                             1 << opt.widths[0]);
-                std::printf("| method | shape | median ms (min-max) | x | Mvoxels/s | GB/s |\n|---|---|---|---|---|---|\n");
+                std::printf(
+                    "| method | shape | median ms (min-max) | x | Mvoxels/s | GB/s |\n|---|---|---|---|---|---|\n");
                 for (const Row& row : rows) {
                     if (row.grid != bg.name || row.channels != C) continue;
                     const bool ours = row.width && row.variant != "NanoVDB13";
                     if (ours) continue;
-                    std::string name = row.variant == "NanoVDB13" ? "NanoVDB 13.0.0 VBM (sweep decode + computeBoxStencil) w" + std::to_string(row.width) : row.variant;
+                    std::string name =
+                        row.variant == "NanoVDB13"
+                            ? "NanoVDB 13.0.0 VBM (sweep decode + computeBoxStencil) w" + std::to_string(row.width)
+                            : row.variant;
                     std::printf("| %s | %s | %s (%s-%s) | %.2fx | %s | %s |\n", name.c_str(), row.shape.c_str(),
                                 fmt(row.ms.median, 4).c_str(), fmt(row.ms.min, 4).c_str(), fmt(row.ms.max, 4).c_str(),
                                 row.ratio, row.voxelsPerSecond ? fmt(row.voxelsPerSecond / 1e6, 0).c_str() : "-",
@@ -606,7 +641,8 @@ int main(int argc, char** argv)
                     }
                 }
                 runRounds(vs, opt.warmup, opt.rounds, bg.name + ", decode alone", stream);
-                std::printf("### %s, decode alone (leafIndex + voxelOffset of every slot written out)\n\n", bg.name.c_str());
+                std::printf("### %s, decode alone (leafIndex + voxelOffset of every slot written out)\n\n",
+                            bg.name.c_str());
                 std::printf("| width | NanoVDB 13.0.0 sweep ms | our select ms | speedup |\n|---|---|---|---|\n");
                 for (int l = 6; l <= 9; ++l) {
                     Stats s[2];
@@ -641,11 +677,13 @@ int main(int argc, char** argv)
                                                 std::to_string(C),
                                             bench::vbmConsumerKernel(r, l, C)));
             for (bool box : {true, false})
-                res.push_back(resources(std::string("ReadAccessor ") + (box ? "box" : "cross") + " C" + std::to_string(C),
-                                        bench::accessorConsumerKernel(box, C)));
+                res.push_back(
+                    resources(std::string("ReadAccessor ") + (box ? "box" : "cross") + " C" + std::to_string(C),
+                              bench::accessorConsumerKernel(box, C)));
             for (bool box : {false, true})
-                res.push_back(resources(std::string("dense ") + (box ? "27-point" : "7-point") + " C" + std::to_string(C),
-                                        bench::denseConsumerKernel(box, C)));
+                res.push_back(
+                    resources(std::string("dense ") + (box ? "27-point" : "7-point") + " C" + std::to_string(C),
+                              bench::denseConsumerKernel(box, C)));
         }
         for (int l = 6; l <= 9; ++l)
             for (bool nano : {false, true})
@@ -671,7 +709,8 @@ int main(int argc, char** argv)
                << "\",\n  \"warmup\": " << opt.warmup << ", \"rounds\": " << opt.rounds
                << ",\n  \"copyGBps\": " << copyGBps << ",\n  \"allIdentical\": " << (allIdentical ? "true" : "false")
                << ",\n  \"grids\": [\n    ";
-            for (size_t i = 0; i < gridJson.size(); ++i) js << (i ? ",\n    " : "") << gridJson[i];
+            for (size_t i = 0; i < gridJson.size(); ++i)
+                js << (i ? ",\n    " : "") << gridJson[i];
             js << "\n  ],\n  \"results\": [\n";
             for (size_t i = 0; i < rows.size(); ++i) {
                 const Row& r = rows[i];
@@ -685,9 +724,10 @@ int main(int argc, char** argv)
             js << "  ],\n  \"kernels\": [\n";
             for (size_t i = 0; i < res.size(); ++i) {
                 const auto& r = res[i];
-                js << "    {\"kernel\": \"" << r.kernel << "\", \"registers\": " << r.regs << ", \"stackBytes\": " << r.stack
-                   << ", \"staticSmemBytes\": " << r.smem << ", \"blockSize\": " << r.blockSize
-                   << ", \"residentWarpsPerSM\": " << r.warpsPerSM << "}" << (i + 1 < res.size() ? ",\n" : "\n");
+                js << "    {\"kernel\": \"" << r.kernel << "\", \"registers\": " << r.regs
+                   << ", \"stackBytes\": " << r.stack << ", \"staticSmemBytes\": " << r.smem
+                   << ", \"blockSize\": " << r.blockSize << ", \"residentWarpsPerSM\": " << r.warpsPerSM << "}"
+                   << (i + 1 < res.size() ? ",\n" : "\n");
             }
             js << "  ]\n}\n";
         }

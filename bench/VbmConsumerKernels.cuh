@@ -21,13 +21,13 @@ namespace bench {
 // the materialized ones keep their 27-entry arrays in 72-87 registers and the streamed cached
 // one takes 124 at C = 8, sinking occupancy to 16 warps); the cross variants 1536 (at most 40
 // registers, 48 warps), which they reach without spilling.
-template<vbm::Resolver R, int L>
+template <vbm::Resolver R, int L>
 constexpr int minBlocksPerSM()
 {
     return vbm::isBoxResolver(R) ? 1024 >> L : 1536 >> L;
 }
 
-template<int L, vbm::Resolver R, int C>
+template <int L, vbm::Resolver R, int C>
 __global__ void __launch_bounds__(1 << L, minBlocksPerSM<R, L>()) vbmConsumer(SparseProblem p)
 {
     using namespace vbm;
@@ -49,7 +49,8 @@ __global__ void __launch_bounds__(1 << L, minBlocksPerSM<R, L>()) vbmConsumer(Sp
         nanovdb::tools::cuda::VoxelBlockManager<W>::computeBoxStencil(p.grid, sLeaf, sVoxel, taps);
         leafIndex = sLeaf[slot];
         if (leafIndex == UnusedLeafIndex) return;
-        for (int t = 0; t < BoxTapCount; ++t) sum(t, taps[t]);
+        for (int t = 0; t < BoxTapCount; ++t)
+            sum(t, taps[t]);
     } else if constexpr (R == Resolver::computeBoxStencil || R == Resolver::computeBoxStencilCached) {
         decodeInverseMap<L>(p.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
         uint64_t taps[BoxTapCount];
@@ -60,7 +61,8 @@ __global__ void __launch_bounds__(1 << L, minBlocksPerSM<R, L>()) vbmConsumer(Sp
             computeBoxStencilCached<L>(p.grid, firstLeaf, jm, leafIndex, voxelOffset, table, taps);
         }
         if (leafIndex == UnusedLeafIndex) return;
-        for (int t = 0; t < BoxTapCount; ++t) sum(t, taps[t]);
+        for (int t = 0; t < BoxTapCount; ++t)
+            sum(t, taps[t]);
     } else if constexpr (R == Resolver::forEachBoxStencil) {
         decodeInverseMap<L>(p.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
         if (leafIndex == UnusedLeafIndex) return;
@@ -80,26 +82,33 @@ __global__ void __launch_bounds__(1 << L, minBlocksPerSM<R, L>()) vbmConsumer(Sp
             computeCrossStencilCached<L>(p.grid, firstLeaf, jm, leafIndex, voxelOffset, table, taps);
         }
         if (leafIndex == UnusedLeafIndex) return;
-        for (int t = 0; t < CrossTapCount; ++t) sum(t, taps[t]);
+        for (int t = 0; t < CrossTapCount; ++t)
+            sum(t, taps[t]);
     }
     float* dst = p.out + (blockFirst + slot) * C;
-    for (int ch = 0; ch < C; ++ch) dst[ch] = sum.acc[ch];
+    for (int ch = 0; ch < C; ++ch)
+        dst[ch] = sum.acc[ch];
 }
 
-template<int L, typename F>
+template <int L, typename F>
 decltype(auto) withChannels(int channels, F&& f)
 {
     switch (channels) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    case 16: return f(std::integral_constant<int, 16>{});
+    case 1:
+        return f(std::integral_constant<int, 1>{});
+    case 2:
+        return f(std::integral_constant<int, 2>{});
+    case 4:
+        return f(std::integral_constant<int, 4>{});
+    case 8:
+        return f(std::integral_constant<int, 8>{});
+    case 16:
+        return f(std::integral_constant<int, 16>{});
     }
     throw std::invalid_argument("channels must be 1, 2, 4, 8 or 16");
 }
 
-template<int L>
+template <int L>
 KernelRef vbmConsumerKernelW(vbm::Resolver r, int channels)
 {
     return vbm::withResolver(r, [&](auto tag) {
@@ -110,13 +119,12 @@ KernelRef vbmConsumerKernelW(vbm::Resolver r, int channels)
     });
 }
 
-template<int L>
+template <int L>
 void launchVbmConsumerW(vbm::Resolver r, const SparseProblem& p, cudaStream_t stream)
 {
     vbm::withResolver(r, [&](auto tag) {
         withChannels<L>(p.channels, [&](auto c) {
-            vbmConsumer<L, decltype(tag)::value, decltype(c)::value>
-                <<<unsigned(p.blockCount), 1u << L, 0, stream>>>(p);
+            vbmConsumer<L, decltype(tag)::value, decltype(c)::value><<<unsigned(p.blockCount), 1u << L, 0, stream>>>(p);
         });
     });
 }

@@ -17,7 +17,8 @@ inline void checkCuda(cudaError_t err, const char* what)
 {
     if (err == cudaSuccess) return;
     std::string msg = std::string("CUDA ") + what + " failed: " + cudaGetErrorString(err);
-    if (err == cudaErrorMemoryAllocation) msg += " (the GPU is out of memory: use a smaller grid)";
+    if (err == cudaErrorMemoryAllocation)
+        msg += " (the GPU is out of memory: use a smaller grid)";
     else if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
         msg += " (no usable NVIDIA GPU or driver: use the CPU backend)";
     throw CudaError(msg);

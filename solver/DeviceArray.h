@@ -10,7 +10,7 @@
 
 namespace vbm::cuda {
 
-template<typename T>
+template <typename T>
 class DeviceArray {
 public:
     DeviceArray() = default;
@@ -26,7 +26,9 @@ public:
     explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) { upload(host); }
     DeviceArray(const DeviceArray&) = delete;
     DeviceArray& operator=(const DeviceArray&) = delete;
-    DeviceArray(DeviceArray&& o) noexcept : mData(std::exchange(o.mData, nullptr)), mCount(std::exchange(o.mCount, 0)) {}
+    DeviceArray(DeviceArray&& o) noexcept : mData(std::exchange(o.mData, nullptr)), mCount(std::exchange(o.mCount, 0))
+    {
+    }
     DeviceArray& operator=(DeviceArray&& o) noexcept
     {
         std::swap(mData, o.mData);

@@ -17,11 +17,11 @@ namespace vbm::cuda {
 
 namespace {
 
-template<int L>
+template <int L>
 using NanoVbm = nanovdb::tools::cuda::VoxelBlockManager<BlockLayout<L>::BlockWidth>;
 
 // Our decode, one thread per slot.
-template<int L>
+template <int L>
 __global__ void decodeKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
                              uint64_t firstOffset, uint32_t* leafIndex, uint16_t* voxelOffset)
 {
@@ -32,7 +32,7 @@ __global__ void decodeKernel(const IndexGrid* grid, const uint32_t* firstLeafID,
 }
 
 // NanoVDB 13.0.0's sweep decode into shared memory, copied out.
-template<int L>
+template <int L>
 __global__ void nanovdbDecodeKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
                                     uint64_t firstOffset, uint32_t* leafIndex, uint16_t* voxelOffset)
 {
@@ -47,7 +47,7 @@ __global__ void nanovdbDecodeKernel(const IndexGrid* grid, const uint32_t* first
 }
 
 // Resolver R through its public device API; taps of slot s go to out[s*T .. s*T+T).
-template<int L, Resolver R>
+template <int L, Resolver R>
 __global__ void resolveTapsKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
                                   uint64_t firstOffset, uint64_t blockBegin, bool oddSlotsIdle, uint64_t* out)
 {
@@ -93,7 +93,7 @@ __global__ void resolveTapsKernel(const IndexGrid* grid, const uint32_t* firstLe
 }
 
 // Sidecar consumer (box sum or Laplacian) over C channels through resolver R.
-template<int L, Resolver R, int C, bool Laplacian>
+template <int L, Resolver R, int C, bool Laplacian>
 __global__ void consumerKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
                                uint64_t firstOffset, const float* sidecar, float* out)
 {
@@ -108,8 +108,10 @@ __global__ void consumerKernel(const IndexGrid* grid, const uint32_t* firstLeafI
     BoxSumAccumulator<C> sum{sidecar};
     CrossLaplacian<C, isBoxResolver(R)> lap{sidecar};
     auto consume = [&](int tap, uint64_t i) {
-        if constexpr (Laplacian) lap(tap, i);
-        else sum(tap, i);
+        if constexpr (Laplacian)
+            lap(tap, i);
+        else
+            sum(tap, i);
     };
     if constexpr (R == Resolver::NanoVDB13) {
         __shared__ uint32_t sLeaf[W];
@@ -120,7 +122,8 @@ __global__ void consumerKernel(const IndexGrid* grid, const uint32_t* firstLeafI
         NanoVbm<L>::computeBoxStencil(grid, sLeaf, sVoxel, taps);
         leafIndex = sLeaf[slot];
         if (leafIndex != UnusedLeafIndex)
-            for (int t = 0; t < 27; ++t) consume(t, taps[t]);
+            for (int t = 0; t < 27; ++t)
+                consume(t, taps[t]);
     } else {
         __shared__ ResolverTable<R> table;
         decodeInverseMap<L>(grid, firstLeaf, jm, firstOffset + (b << L), slot, leafIndex, voxelOffset);
@@ -134,9 +137,11 @@ __global__ void consumerKernel(const IndexGrid* grid, const uint32_t* firstLeafI
     if constexpr (Laplacian) {
         float v[C];
         lap.evaluate(v);
-        for (int ch = 0; ch < C; ++ch) out[index * C + ch] = v[ch];
+        for (int ch = 0; ch < C; ++ch)
+            out[index * C + ch] = v[ch];
     } else {
-        for (int ch = 0; ch < C; ++ch) out[index * C + ch] = sum.acc[ch];
+        for (int ch = 0; ch < C; ++ch)
+            out[index * C + ch] = sum.acc[ch];
     }
 }
 
@@ -204,8 +209,8 @@ VbmMetadata buildVbmOnDevice(const DeviceGrid& grid, const VbmExtent& extent, in
         if (nanovdbReference) {
             jumpMap.fill(0);
             nanovdb::tools::cuda::buildVoxelBlockManager<L>(extent.firstOffset, extent.lastOffset,
-                                                            int(extent.blockCount), int(grid.lowerCount()),
-                                                            grid.grid(), firstLeafID.data(), jumpMap.data());
+                                                            int(extent.blockCount), int(grid.lowerCount()), grid.grid(),
+                                                            firstLeafID.data(), jumpMap.data());
         } else {
             checkCuda(buildVoxelBlockManagerDevice<L>(grid.grid(), grid.leafCount(), extent, firstLeafID.data(),
                                                       jumpMap.data()),
@@ -274,19 +279,22 @@ std::vector<float> applyConsumerOnDevice(const DeviceGrid& grid, const VbmMetada
         throw std::invalid_argument("device consumers are built for block widths 128 and 512");
     withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
         constexpr int L = decltype(l)::value;
-        if constexpr (L == 7 || L == 9) withResolver(r, [&](auto tag) {
-            constexpr Resolver R = decltype(tag)::value;
-            const auto launch = [&](auto c, auto lap) {
-                consumerKernel<L, R, decltype(c)::value, decltype(lap)::value>
-                    <<<unsigned(vbm.extent.blockCount), 1u << L>>>(grid.grid(), d.firstLeafID.data(),
-                                                                   d.jumpMap.data(), vbm.extent.firstOffset,
-                                                                   side.data(), out.data());
-            };
-            using One = std::integral_constant<int, 1>;
-            using Eight = std::integral_constant<int, 8>;
-            if (channels == 1) laplacian ? launch(One{}, std::true_type{}) : launch(One{}, std::false_type{});
-            else laplacian ? launch(Eight{}, std::true_type{}) : launch(Eight{}, std::false_type{});
-        });
+        if constexpr (L == 7 || L == 9)
+            withResolver(r, [&](auto tag) {
+                constexpr Resolver R = decltype(tag)::value;
+                const auto launch = [&](auto c, auto lap) {
+                    consumerKernel<L, R, decltype(c)::value, decltype(lap)::value>
+                        <<<unsigned(vbm.extent.blockCount), 1u << L>>>(grid.grid(), d.firstLeafID.data(),
+                                                                       d.jumpMap.data(), vbm.extent.firstOffset,
+                                                                       side.data(), out.data());
+                };
+                using One = std::integral_constant<int, 1>;
+                using Eight = std::integral_constant<int, 8>;
+                if (channels == 1)
+                    laplacian ? launch(One{}, std::true_type{}) : launch(One{}, std::false_type{});
+                else
+                    laplacian ? launch(Eight{}, std::true_type{}) : launch(Eight{}, std::false_type{});
+            });
     });
     syncAndCheck("consumer kernel");
     return out.download();

@@ -37,7 +37,8 @@ private:
 };
 
 /// Builds the metadata on the GPU, with our kernel or with NanoVDB 13.0.0's buildVoxelBlockManager.
-VbmMetadata buildVbmOnDevice(const DeviceGrid& grid, const VbmExtent& extent, int log2BlockWidth, bool nanovdbReference);
+VbmMetadata buildVbmOnDevice(const DeviceGrid& grid, const VbmExtent& extent, int log2BlockWidth,
+                             bool nanovdbReference);
 
 /// Decodes all blocks on the GPU, with our decodeInverseMap or NanoVDB 13.0.0's decodeInverseMaps.
 void decodeOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, bool nanovdbReference,

@@ -17,7 +17,7 @@ namespace {
 // Voxels of active tiles are expanded; a tile larger than this many voxels in all makes the grid unusable.
 constexpr uint64_t MaxExpandedTileVoxels = uint64_t(1) << 28;
 
-template<typename NodeT>
+template <typename NodeT>
 void addActiveTiles(const NodeT& node, std::vector<nanovdb::Coord>& coords, uint64_t& budget)
 {
     for (auto it = node.cbeginValueOn(); it; ++it) {
@@ -28,11 +28,12 @@ void addActiveTiles(const NodeT& node, std::vector<nanovdb::Coord>& coords, uint
         budget -= n;
         for (int i = 0; i < dim; ++i)
             for (int j = 0; j < dim; ++j)
-                for (int k = 0; k < dim; ++k) coords.emplace_back(o[0] + i, o[1] + j, o[2] + k);
+                for (int k = 0; k < dim; ++k)
+                    coords.emplace_back(o[0] + i, o[1] + j, o[2] + k);
     }
 }
 
-template<typename BuildT>
+template <typename BuildT>
 HostGridHandle reindexActiveVoxels(const nanovdb::NanoGrid<BuildT>* grid)
 {
     std::vector<nanovdb::Coord> coords;
@@ -41,10 +42,13 @@ HostGridHandle reindexActiveVoxels(const nanovdb::NanoGrid<BuildT>* grid)
     uint64_t budget = MaxExpandedTileVoxels;
     for (uint32_t i = 0; i < tree.nodeCount(0); ++i) {
         const auto& leaf = tree.template getFirstNode<0>()[i];
-        for (auto it = leaf.valueMask().beginOn(); it; ++it) coords.push_back(leaf.offsetToGlobalCoord(*it));
+        for (auto it = leaf.valueMask().beginOn(); it; ++it)
+            coords.push_back(leaf.offsetToGlobalCoord(*it));
     }
-    for (uint32_t i = 0; i < tree.nodeCount(1); ++i) addActiveTiles(tree.template getFirstNode<1>()[i], coords, budget);
-    for (uint32_t i = 0; i < tree.nodeCount(2); ++i) addActiveTiles(tree.template getFirstNode<2>()[i], coords, budget);
+    for (uint32_t i = 0; i < tree.nodeCount(1); ++i)
+        addActiveTiles(tree.template getFirstNode<1>()[i], coords, budget);
+    for (uint32_t i = 0; i < tree.nodeCount(2); ++i)
+        addActiveTiles(tree.template getFirstNode<2>()[i], coords, budget);
     for (auto it = tree.root().cbeginValueOn(); it; ++it) {
         (void)it;
         throw InputError("it has active root tiles (4096^3 voxels each): too large to expand");
@@ -76,7 +80,8 @@ std::vector<LoadedGrid> loadGridFile(const std::string& path, std::vector<std::s
     for (auto& h : handles) {
         for (uint32_t n = 0; n < h.gridCount(); ++n) {
             const nanovdb::GridData* data = h.gridData(n);
-            std::string name = path + ":" + (data && data->mGridName[0] ? std::string(data->gridName()) : "#" + std::to_string(n));
+            std::string name =
+                path + ":" + (data && data->mGridName[0] ? std::string(data->gridName()) : "#" + std::to_string(n));
             auto skip = [&](const std::string& why) {
                 if (skipped) skipped->push_back(name + ": skipped, " + why);
             };
@@ -86,7 +91,8 @@ std::vector<LoadedGrid> loadGridFile(const std::string& path, std::vector<std::s
             }
             // Structure and checksum check before we walk the tree: a corrupt grid is refused, not traversed.
             if (!nanovdb::tools::validateGrid(h, n, nanovdb::CheckMode::Full, false)) {
-                throw InputError(name + ": the grid is corrupt (NanoVDB's validator rejects it: structure or checksum)");
+                throw InputError(name +
+                                 ": the grid is corrupt (NanoVDB's validator rejects it: structure or checksum)");
             }
             try {
                 LoadedGrid g;
@@ -114,7 +120,8 @@ std::vector<LoadedGrid> loadGridFile(const std::string& path, std::vector<std::s
                     g.handle = reindexActiveVoxels(x);
                 } else {
                     char type[32];
-                    skip(std::string("grid type ") + nanovdb::toStr(type, data->mGridType) + " is not float, double or an index grid");
+                    skip(std::string("grid type ") + nanovdb::toStr(type, data->mGridType) +
+                         " is not float, double or an index grid");
                     continue;
                 }
                 out.push_back(std::move(g));
@@ -123,7 +130,8 @@ std::vector<LoadedGrid> loadGridFile(const std::string& path, std::vector<std::s
             }
         }
     }
-    if (out.empty()) throw InputError(path + ": holds no usable grid (need a float, double or index grid with active voxels)");
+    if (out.empty())
+        throw InputError(path + ": holds no usable grid (need a float, double or index grid with active voxels)");
     return out;
 }
 

@@ -16,8 +16,8 @@ struct InputError : std::runtime_error {
 
 /// One grid of a file, ready for a VBM.
 struct LoadedGrid {
-    std::string name;     ///< "<file>:<grid name or #n>"
-    std::string origin;   ///< how it was made: "OnIndex, as stored", "float, active voxels", ...
+    std::string name;      ///< "<file>:<grid name or #n>"
+    std::string origin;    ///< how it was made: "OnIndex, as stored", "float, active voxels", ...
     HostGridHandle handle; ///< an OnIndex grid satisfying checkVbmGrid()
 };
 

@@ -14,10 +14,11 @@ HostGridHandle indexGridFromCoords(const std::vector<nanovdb::Coord>& coords)
 {
     nanovdb::tools::build::Grid<float> grid(0.f);
     auto acc = grid.getAccessor();
-    for (const auto& ijk : coords) acc.setValue(ijk, 1.f);
+    for (const auto& ijk : coords)
+        acc.setValue(ijk, 1.f);
     // channels 0, no stats, no tile values: leaves are indexed contiguously from 1.
     return nanovdb::tools::createNanoGrid<nanovdb::tools::build::Grid<float>, nanovdb::ValueOnIndex>(grid, 0u, false,
-                                                                                                      false);
+                                                                                                     false);
 }
 
 HostGridHandle makeSphereShell(double radius, double thickness, nanovdb::Coord centre)

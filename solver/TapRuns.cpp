@@ -16,7 +16,7 @@ namespace vbm {
 
 namespace {
 
-template<int L, Resolver R, typename SlotFn>
+template <int L, Resolver R, typename SlotFn>
 void forEachResolvedSlotOnHost(const IndexGrid* grid, const VbmMetadata& vbm, uint64_t blockBegin, uint64_t blockEnd,
                                SlotFn&& slotFn)
 {
@@ -38,13 +38,15 @@ void forEachResolvedSlotOnHost(const IndexGrid* grid, const VbmMetadata& vbm, ui
     });
 }
 
-template<typename Fn>
+template <typename Fn>
 decltype(auto) withOurResolver(Resolver r, Fn&& fn)
 {
     if (r == Resolver::NanoVDB13) throw std::invalid_argument("NanoVDB13 runs only on the GPU");
     return withResolver(r, [&](auto tag) {
-        if constexpr (decltype(tag)::value == Resolver::NanoVDB13) return fn(ResolverTag<Resolver::computeBoxStencil>{});
-        else return fn(tag);
+        if constexpr (decltype(tag)::value == Resolver::NanoVDB13)
+            return fn(ResolverTag<Resolver::computeBoxStencil>{});
+        else
+            return fn(tag);
     });
 }
 
@@ -73,8 +75,8 @@ uint64_t countFallbackBlocks(const VbmMetadata& vbm)
     });
 }
 
-std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r,
-                                        uint64_t blockBegin, uint64_t blockEnd)
+std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, uint64_t blockBegin,
+                                        uint64_t blockEnd)
 {
     const int taps = tapCount(r);
     const uint64_t width = uint64_t(1) << vbm.log2BlockWidth;
@@ -130,8 +132,10 @@ CheckResult checkTaps(const IndexGrid* grid, const VbmMetadata& vbm, bool box, u
                         uint32_t lo = 0, hi = grid->tree().nodeCount(0) - 1;
                         while (lo < hi) {
                             const uint32_t mid = (lo + hi + 1) / 2;
-                            if (ls[mid].data()->firstOffset() <= index) lo = mid;
-                            else hi = mid - 1;
+                            if (ls[mid].data()->firstOffset() <= index)
+                                lo = mid;
+                            else
+                                hi = mid - 1;
                         }
                         cursorLeaf = lo, cursorVoxel = 0;
                     } else if (++cursorVoxel == 512) {
@@ -147,8 +151,8 @@ CheckResult checkTaps(const IndexGrid* grid, const VbmMetadata& vbm, bool box, u
                     const uint64_t want = acc.getValue(c + d);
                     if (got[t] != want)
                         what = "voxel " + coordText(c) + " (block " + std::to_string(b) + ", slot " +
-                               std::to_string(slot) + ") tap " + std::to_string(t) + ": got " +
-                               std::to_string(got[t]) + ", ReadAccessor says " + std::to_string(want);
+                               std::to_string(slot) + ") tap " + std::to_string(t) + ": got " + std::to_string(got[t]) +
+                               ", ReadAccessor says " + std::to_string(want);
                 }
             }
             if (!what.empty()) {
@@ -210,7 +214,7 @@ CheckResult checkDecode(const IndexGrid* grid, const VbmMetadata& vbm, const std
 
 namespace {
 
-template<int C, int L, Resolver R>
+template <int C, int L, Resolver R>
 void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, bool laplacian, const float* sidecar, float* out)
 {
     forEachResolvedSlotOnHost<L, R>(grid, vbm, 0, vbm.extent.blockCount,
@@ -223,16 +227,18 @@ void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, bool laplacian
                                             resolve(lap);
                                             float v[C];
                                             lap.evaluate(v);
-                                            for (int ch = 0; ch < C; ++ch) dst[ch] = v[ch];
+                                            for (int ch = 0; ch < C; ++ch)
+                                                dst[ch] = v[ch];
                                         } else {
                                             BoxSumAccumulator<C> sum{sidecar};
                                             resolve(sum);
-                                            for (int ch = 0; ch < C; ++ch) dst[ch] = sum.acc[ch];
+                                            for (int ch = 0; ch < C; ++ch)
+                                                dst[ch] = sum.acc[ch];
                                         }
                                     });
 }
 
-template<int C>
+template <int C>
 void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, bool laplacian, const float* sidecar,
                    float* out)
 {
@@ -249,9 +255,12 @@ std::vector<float> applyConsumerOnHost(const IndexGrid* grid, const VbmMetadata&
                                        int channels, const std::vector<float>& sidecar)
 {
     std::vector<float> out((vbm.extent.lastOffset + 1) * channels, 0.f);
-    if (channels == 1) consumeOnHost<1>(grid, vbm, r, laplacian, sidecar.data(), out.data());
-    else if (channels == 8) consumeOnHost<8>(grid, vbm, r, laplacian, sidecar.data(), out.data());
-    else throw std::invalid_argument("consumers are built for 1 or 8 channels");
+    if (channels == 1)
+        consumeOnHost<1>(grid, vbm, r, laplacian, sidecar.data(), out.data());
+    else if (channels == 8)
+        consumeOnHost<8>(grid, vbm, r, laplacian, sidecar.data(), out.data());
+    else
+        throw std::invalid_argument("consumers are built for 1 or 8 channels");
     return out;
 }
 
@@ -260,7 +269,8 @@ std::vector<float> randomSidecar(uint64_t valueCount, int channels, uint64_t see
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<float> u(0.5f, 2.0f);
     std::vector<float> s(valueCount * channels);
-    for (auto& v : s) v = (rng() & 1) ? u(rng) : -u(rng);
+    for (auto& v : s)
+        v = (rng() & 1) ? u(rng) : -u(rng);
     return s;
 }
 

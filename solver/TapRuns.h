@@ -17,8 +17,8 @@ inline constexpr uint64_t PoisonTap = 0xdeadbeefcafef00dull;
 
 /// Taps of blocks [blockBegin, blockEnd): taps[((b - blockBegin)*BlockWidth + slot)*tapCount(r) + tap].
 /// Computed on the host: decode, then resolver r (one of the six; not NanoVDB13).
-std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r,
-                                        uint64_t blockBegin, uint64_t blockEnd);
+std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, uint64_t blockBegin,
+                                        uint64_t blockEnd);
 
 /// Outcome of a check.
 struct CheckResult {

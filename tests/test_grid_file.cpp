@@ -1,6 +1,7 @@
 // Reading .nvdb files, and vbm-check on files it has never seen and on bad input.
 #include "GridFile.h"
 #include "GridGenerators.h"
+#include "RunCommand.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
 #include <nanovdb/io/IO.h>
@@ -13,7 +14,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
 
 using namespace vbm;
 namespace fs = std::filesystem;
@@ -47,28 +47,14 @@ fs::path writeIndexGridWithStats()
     const fs::path p = tempDir() / "index_stats.nvdb";
     if (!fs::exists(p)) {
         auto f = nanovdb::tools::createFogVolumeTorus<float>(30.f, 10.f);
-        auto h = nanovdb::tools::createNanoGrid<nanovdb::NanoGrid<float>, nanovdb::ValueOnIndex>(
-            *f.grid<float>(), 0u, true, true);
+        auto h = nanovdb::tools::createNanoGrid<nanovdb::NanoGrid<float>, nanovdb::ValueOnIndex>(*f.grid<float>(), 0u,
+                                                                                                 true, true);
         nanovdb::io::writeGrid(p.string(), h);
     }
     return p;
 }
 
-struct RunResult {
-    int code;
-    std::string out;
-};
-
-RunResult runCheck(const std::string& args)
-{
-    const std::string cmd = std::string(VBM_CHECK_PATH) + " " + args + " 2>&1";
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[4096];
-    while (size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-    const int status = ::pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, out};
-}
+CommandResult runCheck(const std::string& args) { return runCommand(std::string(VBM_CHECK_PATH) + " " + args); }
 
 fs::path writeBytes(const std::string& name, const std::string& bytes)
 {
@@ -150,15 +136,16 @@ TEST(GridFile, CorruptGridIsRefusedNotTraversed)
     const fs::path p = tempDir() / "checksummed.nvdb";
     nanovdb::io::writeGrid(p.string(), h);
     std::string bytes = readBytes(p);
-    for (size_t i = bytes.size() / 2; i < bytes.size() / 2 + 64; ++i) bytes[i] = char(bytes[i] ^ 0x5a);
+    for (size_t i = bytes.size() / 2; i < bytes.size() / 2 + 64; ++i)
+        bytes[i] = char(bytes[i] ^ 0x5a);
     const fs::path q = writeBytes("corrupt.nvdb", bytes);
     EXPECT_THROW(loadGridFile(q.string()), InputError);
 }
 
 TEST(VbmCheckTool, PassesOnFilesFromOtherGenerators)
 {
-    const RunResult r = runCheck("--cpu --width 64 --width 512 " + writeLevelSetSphere().string() + " " +
-                                 writeIndexGridWithStats().string());
+    const CommandResult r = runCheck("--cpu --width 64 --width 512 " + writeLevelSetSphere().string() + " " +
+                                     writeIndexGridWithStats().string());
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("28 passed, 0 failed"), std::string::npos) << r.out;
 }
@@ -166,21 +153,19 @@ TEST(VbmCheckTool, PassesOnFilesFromOtherGenerators)
 TEST(VbmCheckTool, BadInputGivesOneLineAndExitCode2)
 {
     const std::string text = writeBytes("garbage.nvdb", std::string(1000, 'x')).string();
-    for (const std::string& args : {std::string("/nonexistent/file.nvdb"), text, std::string("--width 100"),
-                                    std::string("--bogus")}) {
+    for (const std::string& args :
+         {std::string("/nonexistent/file.nvdb"), text, std::string("--width 100"), std::string("--bogus")}) {
         SCOPED_TRACE(args);
-        const RunResult r = runCheck("--cpu " + args);
+        const CommandResult r = runCheck("--cpu " + args);
         EXPECT_EQ(r.code, 2) << r.out;
         // one line (a note line about the GPU may come first on machines without one)
-        std::string last = r.out.substr(0, r.out.size() - 1);
-        last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
-        EXPECT_EQ(last.rfind("vbm-check: ", 0), 0u) << r.out;
+        EXPECT_EQ(lastLine(r.out).rfind("vbm-check: ", 0), 0u) << r.out;
     }
 }
 
 TEST(VbmCheckTool, HelpDescribesUsage)
 {
-    const RunResult r = runCheck("--help");
+    const CommandResult r = runCheck("--help");
     EXPECT_EQ(r.code, 0);
     EXPECT_NE(r.out.find("usage: vbm-check"), std::string::npos);
 }

@@ -49,10 +49,10 @@ const GpuGrid& cachedGrid(int i)
     return it->second;
 }
 
-#define SKIP_WITHOUT_GPU()                                                                  \
-    do {                                                                                    \
-        const std::string why = cuda::cudaUnavailableReason();                             \
-        if (!why.empty()) GTEST_SKIP() << "GPU test skipped: " << why;                     \
+#define SKIP_WITHOUT_GPU()                                                                                             \
+    do {                                                                                                               \
+        const std::string why = cuda::cudaUnavailableReason();                                                         \
+        if (!why.empty()) GTEST_SKIP() << "GPU test skipped: " << why;                                                 \
     } while (0)
 
 class GpuVbm : public ::testing::TestWithParam<std::tuple<int, int>> {
@@ -124,7 +124,8 @@ TEST_P(GpuVbm, PlainFormsWorkWhenHalfTheThreadsReturnedEarly)
 }
 
 INSTANTIATE_TEST_SUITE_P(Topologies, GpuVbm,
-                         ::testing::Combine(::testing::Range(0, int(std::size(TestGrids))), ::testing::Values(6, 7, 8, 9)),
+                         ::testing::Combine(::testing::Range(0, int(std::size(TestGrids))),
+                                            ::testing::Values(6, 7, 8, 9)),
                          [](const auto& info) {
                              return std::string(TestGrids[std::get<0>(info.param)].name) + "_w" +
                                     std::to_string(1 << std::get<1>(info.param));
@@ -139,10 +140,13 @@ TEST_P(GpuConsumers, BitwiseIdenticalAcrossResolversOfAShape)
     const GpuGrid& g = cachedGrid(0);
     const VbmMetadata m = buildVbmOnHost(g.grid(), log2Width);
     const auto sidecar = randomSidecar(m.extent.lastOffset + 1, channels, 99);
-    const auto boxRef = cuda::applyConsumerOnDevice(*g.device, m, Resolver::computeBoxStencil, false, channels, sidecar);
-    const auto lapRef = cuda::applyConsumerOnDevice(*g.device, m, Resolver::computeCrossStencil, true, channels, sidecar);
+    const auto boxRef =
+        cuda::applyConsumerOnDevice(*g.device, m, Resolver::computeBoxStencil, false, channels, sidecar);
+    const auto lapRef =
+        cuda::applyConsumerOnDevice(*g.device, m, Resolver::computeCrossStencil, true, channels, sidecar);
     double norm = 0;
-    for (size_t i = channels; i < boxRef.size(); ++i) norm += std::abs(boxRef[i]);
+    for (size_t i = channels; i < boxRef.size(); ++i)
+        norm += std::abs(boxRef[i]);
     EXPECT_GT(norm, 0.0);
     for (Resolver r : AllResolvers) {
         SCOPED_TRACE(resolverName(r));
@@ -156,8 +160,7 @@ TEST_P(GpuConsumers, BitwiseIdenticalAcrossResolversOfAShape)
 }
 
 INSTANTIATE_TEST_SUITE_P(WidthsAndChannels, GpuConsumers,
-                         ::testing::Combine(::testing::Values(7, 9), ::testing::Values(1, 8)),
-                         [](const auto& info) {
+                         ::testing::Combine(::testing::Values(7, 9), ::testing::Values(1, 8)), [](const auto& info) {
                              return "w" + std::to_string(1 << std::get<0>(info.param)) + "_C" +
                                     std::to_string(std::get<1>(info.param));
                          });

@@ -64,8 +64,10 @@ VbmMetadata naiveMetadata(const IndexGrid* grid, int l)
         const auto* d = leaves(grid)[i].data();
         for (uint64_t v = d->firstOffset(); v <= d->lastOffset(); ++v) {
             const uint64_t s = v - m.extent.firstOffset, b = s >> l, p = s & (w - 1);
-            if (p == 0) m.firstLeafID[b] = i;
-            else if (v == d->firstOffset()) m.jumpMap[b * (w / 64) + p / 64] |= uint64_t(1) << (p % 64);
+            if (p == 0)
+                m.firstLeafID[b] = i;
+            else if (v == d->firstOffset())
+                m.jumpMap[b * (w / 64) + p / 64] |= uint64_t(1) << (p % 64);
         }
     }
     return m;
@@ -164,14 +166,16 @@ TEST_P(VbmHost, EveryResolverMatchesReadAccessorAndComputeBoxStencil)
         } else {
             uint64_t differ = 0;
             for (uint64_t s = 0; s < slots; ++s)
-                for (int t = 0; t < 7; ++t) differ += taps[s * 7 + t] != baseline[s * 27 + boxTapOfCrossTap(t)];
+                for (int t = 0; t < 7; ++t)
+                    differ += taps[s * 7 + t] != baseline[s * 27 + boxTapOfCrossTap(t)];
             EXPECT_EQ(differ, 0u);
         }
     }
 }
 
 INSTANTIATE_TEST_SUITE_P(Topologies, VbmHost,
-                         ::testing::Combine(::testing::Range(0, int(std::size(TestGrids))), ::testing::Values(6, 7, 8, 9)),
+                         ::testing::Combine(::testing::Range(0, int(std::size(TestGrids))),
+                                            ::testing::Values(6, 7, 8, 9)),
                          [](const auto& info) {
                              return std::string(TestGrids[std::get<0>(info.param)].name) + "_w" +
                                     std::to_string(1 << std::get<1>(info.param));
@@ -202,7 +206,8 @@ TEST_P(ConsumersHost, BitwiseIdenticalAcrossResolversOfAShape)
     const auto lapRef = applyConsumerOnHost(g, m, Resolver::computeCrossStencil, true, channels, sidecar);
     // the outputs are not trivial
     double boxNorm = 0, lapNorm = 0;
-    for (size_t i = channels; i < boxRef.size(); ++i) boxNorm += std::abs(boxRef[i]), lapNorm += std::abs(lapRef[i]);
+    for (size_t i = channels; i < boxRef.size(); ++i)
+        boxNorm += std::abs(boxRef[i]), lapNorm += std::abs(lapRef[i]);
     EXPECT_GT(boxNorm, 0.0);
     EXPECT_GT(lapNorm, 0.0);
     for (Resolver r : VbmResolvers) {
@@ -217,8 +222,7 @@ TEST_P(ConsumersHost, BitwiseIdenticalAcrossResolversOfAShape)
 }
 
 INSTANTIATE_TEST_SUITE_P(WidthsAndChannels, ConsumersHost,
-                         ::testing::Combine(::testing::Values(7, 9), ::testing::Values(1, 8)),
-                         [](const auto& info) {
+                         ::testing::Combine(::testing::Values(7, 9), ::testing::Values(1, 8)), [](const auto& info) {
                              return "w" + std::to_string(1 << std::get<0>(info.param)) + "_C" +
                                     std::to_string(std::get<1>(info.param));
                          });

@@ -8,7 +8,7 @@
 
 namespace vbm {
 
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 __global__ void buildVoxelBlockManagerKernel(const IndexGrid* grid, uint32_t leafCount, VbmExtent extent,
                                              uint32_t* firstLeafID, uint64_t* jumpMap)
 {
@@ -18,7 +18,7 @@ __global__ void buildVoxelBlockManagerKernel(const IndexGrid* grid, uint32_t lea
 
 /// Builds firstLeafID and jumpMap (device pointers, blockCount and blockCount*JumpMapLength
 /// entries) for a device grid with leafCount leaves. Zeroes jumpMap first. Asynchronous on stream.
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 cudaError_t buildVoxelBlockManagerDevice(const IndexGrid* grid, uint32_t leafCount, const VbmExtent& extent,
                                          uint32_t* firstLeafID, uint64_t* jumpMap, cudaStream_t stream = 0)
 {

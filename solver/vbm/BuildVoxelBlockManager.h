@@ -58,7 +58,7 @@ inline std::string checkVbmGrid(const IndexGrid* grid)
 /// jumpMap must be zeroed first. Thread-local; leaves may be processed concurrently.
 /// (NanoVDB 13.0.0 computes the in-block position as (leafFirstOffset - 1); we use
 /// (leafFirstOffset - firstOffset), the same for every grid that satisfies checkVbmGrid.)
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 __hostdev__ inline void markLeafInBlocks(const IndexGrid* grid, uint32_t leafIndex, const VbmExtent& extent,
                                          uint32_t* firstLeafID, uint64_t* jumpMap)
 {
@@ -71,7 +71,8 @@ __hostdev__ inline void markLeafInBlocks(const IndexGrid* grid, uint32_t leafInd
     uint64_t lastBlock = (leafLast - extent.firstOffset) >> Log2BlockWidth;
     if (lastBlock > extent.blockCount - 1) lastBlock = extent.blockCount - 1;
     const uint64_t firstBlock = leafFirst < extent.firstOffset ? 0 : (leafFirst - extent.firstOffset) >> Log2BlockWidth;
-    for (uint64_t b = lastBlock; b > firstBlock; --b) firstLeafID[b] = leafIndex;
+    for (uint64_t b = lastBlock; b > firstBlock; --b)
+        firstLeafID[b] = leafIndex;
     if (leafFirst < extent.firstOffset) {
         firstLeafID[0] = leafIndex;
         return;
@@ -99,7 +100,7 @@ struct VbmMetadata {
 };
 
 /// Builds the metadata on the host. The grid must satisfy checkVbmGrid().
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 VbmMetadata buildVoxelBlockManagerHost(const IndexGrid* grid)
 {
     VbmMetadata m;

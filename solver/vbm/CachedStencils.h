@@ -33,7 +33,7 @@ struct CrossStencilTable {
 };
 
 /// True when the block's leaves fit in the table (else the cached forms walk the tree).
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 __hostdev__ inline bool blockIsCached(const uint64_t* jumpMap)
 {
     return blockLeafSpan<Log2BlockWidth>(jumpMap) <= uint32_t(MaxCachedLeaves);
@@ -48,7 +48,7 @@ __hostdev__ inline uint32_t probeLeafIndex(const IndexGrid* grid, const nanovdb:
 
 /// Value index of local voxel (x, y, z), each in [-1, 8], of leaf row[(0..2)*9+(0..2)*3+(0..2)]:
 /// the neighbour leaf by direction, then the in-leaf lookup. Thread-local.
-template<typename NeighbourOf>
+template <typename NeighbourOf>
 __hostdev__ inline uint64_t cachedTapIndex(const IndexGrid* grid, int x, int y, int z, NeighbourOf&& neighbour)
 {
     const uint32_t id = neighbour((x + 8) >> 3, (y + 8) >> 3, (z + 8) >> 3);
@@ -84,8 +84,10 @@ struct InLeafNeighbourhood {
         const uint64_t w = dx < 0 ? wMinus : dx > 0 ? wPlus : wSelf;
         if (!((w >> bit) & 1u)) return 0;
         int64_t rank = int64_t(popcount64(w & ((uint64_t(1) << bit) - 1))) - int64_t(belowCentre);
-        if (dx < 0) rank -= int64_t(popcount64(wMinus));
-        else if (dx > 0) rank += int64_t(popcount64(wSelf));
+        if (dx < 0)
+            rank -= int64_t(popcount64(wMinus));
+        else if (dx > 0)
+            rank += int64_t(popcount64(wSelf));
         return uint64_t(int64_t(centre) + rank);
     }
 };
@@ -95,7 +97,7 @@ struct InLeafNeighbourhood {
 /// Fills the box table for the block's spanned leaves. Thread `thread` of `threadCount`
 /// fills every threadCount-th entry; all threads of the block must call it with the same
 /// block, and the table may be read only after all have (a barrier on the device).
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 __hostdev__ inline void stageBoxStencilTable(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
                                              BoxStencilTable& table, uint32_t thread, uint32_t threadCount)
 {
@@ -115,7 +117,7 @@ __hostdev__ inline void stageBoxStencilTable(const IndexGrid* grid, uint32_t fir
 
 /// Streams (tap, index) for the 27 box taps, in tap order, to f, from a staged table.
 /// Thread-local once the table is staged.
-template<int Log2BlockWidth, typename F>
+template <int Log2BlockWidth, typename F>
 __hostdev__ inline void forEachBoxStencilCachedResolve(const IndexGrid* grid, uint32_t firstLeafID,
                                                        const uint64_t* jumpMap, uint32_t leafIndex,
                                                        uint16_t voxelOffset, const BoxStencilTable& table, F&& f)
@@ -133,15 +135,15 @@ __hostdev__ inline void forEachBoxStencilCachedResolve(const IndexGrid* grid, ui
     int tap = 0;
     for (int di = -1; di <= 1; ++di)
         for (int dj = -1; dj <= 1; ++dj)
-            for (int dk = -1; dk <= 1; ++dk, ++tap) f(tap, cachedTapIndex(grid, x + di, y + dj, z + dk, neighbour));
+            for (int dk = -1; dk <= 1; ++dk, ++tap)
+                f(tap, cachedTapIndex(grid, x + di, y + dj, z + dk, neighbour));
 }
 
 /// Materializes the 27 box taps from a staged table. Thread-local once the table is staged.
-template<int Log2BlockWidth>
-__hostdev__ inline void computeBoxStencilCachedResolve(const IndexGrid* grid, uint32_t firstLeafID,
-                                                       const uint64_t* jumpMap, uint32_t leafIndex,
-                                                       uint16_t voxelOffset, const BoxStencilTable& table,
-                                                       uint64_t (&taps)[BoxTapCount])
+template <int Log2BlockWidth>
+__hostdev__ inline void
+computeBoxStencilCachedResolve(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap, uint32_t leafIndex,
+                               uint16_t voxelOffset, const BoxStencilTable& table, uint64_t (&taps)[BoxTapCount])
 {
     forEachBoxStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table,
                                                    [&](int tap, uint64_t index) { taps[tap] = index; });
@@ -151,7 +153,7 @@ __hostdev__ inline void computeBoxStencilCachedResolve(const IndexGrid* grid, ui
 
 /// Fills the cross table (self, -x, +x, -y, +y, -z, +z per spanned leaf). Cooperative
 /// in the same way as stageBoxStencilTable.
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 __hostdev__ inline void stageCrossStencilTable(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
                                                CrossStencilTable& table, uint32_t thread, uint32_t threadCount)
 {
@@ -173,7 +175,7 @@ __hostdev__ inline void stageCrossStencilTable(const IndexGrid* grid, uint32_t f
 }
 
 /// Materializes the 7 cross taps from a staged table. Thread-local once the table is staged.
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 __hostdev__ inline void computeCrossStencilCachedResolve(const IndexGrid* grid, uint32_t firstLeafID,
                                                          const uint64_t* jumpMap, uint32_t leafIndex,
                                                          uint16_t voxelOffset, const CrossStencilTable& table,
@@ -209,7 +211,7 @@ __hostdev__ inline void computeCrossStencilCachedResolve(const IndexGrid* grid, 
 /// Cached box resolver, materialized. Cooperative: every thread of the block must call it
 /// (also threads whose slot decoded to UnusedLeafIndex), with the block's metadata. A second
 /// call on the same table needs a __syncthreads() before it.
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 __device__ inline void computeBoxStencilCached(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
                                                uint32_t leafIndex, uint16_t voxelOffset, BoxStencilTable& table,
                                                uint64_t (&taps)[BoxTapCount])
@@ -220,7 +222,7 @@ __device__ inline void computeBoxStencilCached(const IndexGrid* grid, uint32_t f
 }
 
 /// Cached box resolver, streamed to f(tap, index). Cooperative, as computeBoxStencilCached.
-template<int Log2BlockWidth, typename F>
+template <int Log2BlockWidth, typename F>
 __device__ inline void forEachBoxStencilCached(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
                                                uint32_t leafIndex, uint16_t voxelOffset, BoxStencilTable& table, F&& f)
 {
@@ -230,15 +232,14 @@ __device__ inline void forEachBoxStencilCached(const IndexGrid* grid, uint32_t f
 }
 
 /// Cached cross resolver, materialized. Cooperative, as computeBoxStencilCached.
-template<int Log2BlockWidth>
-__device__ inline void computeCrossStencilCached(const IndexGrid* grid, uint32_t firstLeafID,
-                                                 const uint64_t* jumpMap, uint32_t leafIndex, uint16_t voxelOffset,
-                                                 CrossStencilTable& table, uint64_t (&taps)[CrossTapCount])
+template <int Log2BlockWidth>
+__device__ inline void computeCrossStencilCached(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
+                                                 uint32_t leafIndex, uint16_t voxelOffset, CrossStencilTable& table,
+                                                 uint64_t (&taps)[CrossTapCount])
 {
     stageCrossStencilTable<Log2BlockWidth>(grid, firstLeafID, jumpMap, table, threadIdx.x, blockDim.x);
     __syncthreads();
-    computeCrossStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table,
-                                                     taps);
+    computeCrossStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table, taps);
 }
 
 #endif

@@ -9,14 +9,15 @@
 namespace vbm {
 
 /// Number of leaves a block spans: 1 + popcount(jumpMap). Thread-local.
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 __hostdev__ inline uint32_t blockLeafSpan(const uint64_t* jumpMap)
 {
     uint32_t n = 1;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int w = 0; w < BlockLayout<Log2BlockWidth>::JumpMapLength; ++w) n += popcount64(jumpMap[w]);
+    for (int w = 0; w < BlockLayout<Log2BlockWidth>::JumpMapLength; ++w)
+        n += popcount64(jumpMap[w]);
     return n;
 }
 
@@ -41,7 +42,7 @@ __hostdev__ inline uint32_t selectActiveVoxel(const IndexLeaf& leaf, uint32_t k)
 /// leaf, a select through the leaf's prefix sums the voxel. Slots past the leaf's last
 /// active voxel (the tail of the last block) get UnusedLeafIndex / UnusedVoxelOffset.
 /// Thread-local: no shared memory, no barrier, safe from divergent threads.
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 __hostdev__ inline void decodeInverseMap(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
                                          uint64_t blockFirstOffset, uint32_t slot, uint32_t& leafIndex,
                                          uint16_t& voxelOffset)
@@ -52,8 +53,10 @@ __hostdev__ inline void decodeInverseMap(const IndexGrid* grid, uint32_t firstLe
 #pragma unroll
 #endif
     for (uint32_t w = 0; w < uint32_t(BlockLayout<Log2BlockWidth>::JumpMapLength); ++w) {
-        if (w < slotWord) rank += popcount64(jumpMap[w]);
-        else if (w == slotWord) rank += popcountThrough(jumpMap[w], slotBit);
+        if (w < slotWord)
+            rank += popcount64(jumpMap[w]);
+        else if (w == slotWord)
+            rank += popcountThrough(jumpMap[w], slotBit);
     }
     const uint32_t leafID = firstLeafID + rank;
     const IndexLeaf& leaf = leaves(grid)[leafID];

@@ -13,16 +13,13 @@
 namespace vbm {
 
 /// Number of worker threads the host executor uses (all hardware threads, at least 1).
-inline unsigned hostThreadCount()
-{
-    return std::max(1u, std::thread::hardware_concurrency());
-}
+inline unsigned hostThreadCount() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 /// Calls body(block) for every block in [blockBegin, blockEnd), blocks spread over
 /// threadCount threads (0: all cores) in dynamically scheduled chunks. The body of one
 /// block runs on one thread, so it may stage a per-block table and then loop over slots.
 /// An exception thrown by a body is rethrown here after all threads have stopped.
-template<typename Body>
+template <typename Body>
 void forEachBlockOnHost(uint64_t blockBegin, uint64_t blockEnd, Body&& body, unsigned threadCount = 0)
 {
     if (blockEnd <= blockBegin) return;
@@ -38,7 +35,8 @@ void forEachBlockOnHost(uint64_t blockBegin, uint64_t blockEnd, Body&& body, uns
                 const uint64_t b0 = next.fetch_add(chunk);
                 if (b0 >= blockEnd) return;
                 const uint64_t b1 = std::min(blockEnd, b0 + chunk);
-                for (uint64_t b = b0; b < b1; ++b) body(b);
+                for (uint64_t b = b0; b < b1; ++b)
+                    body(b);
             }
         } catch (...) {
             std::lock_guard lock(errorMutex);
@@ -50,8 +48,10 @@ void forEachBlockOnHost(uint64_t blockBegin, uint64_t blockEnd, Body&& body, uns
         work();
     } else {
         std::vector<std::thread> pool;
-        for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
-        for (auto& t : pool) t.join();
+        for (unsigned t = 0; t < threads; ++t)
+            pool.emplace_back(work);
+        for (auto& t : pool)
+            t.join();
     }
     if (error) std::rethrow_exception(error);
 }

@@ -16,29 +16,29 @@ namespace vbm {
 /// What a plain resolver stages: nothing.
 struct NoStencilTable {};
 
-template<Resolver R>
+template <Resolver R>
 struct ResolverTableOf {
     using type = NoStencilTable;
 };
-template<>
+template <>
 struct ResolverTableOf<Resolver::computeBoxStencilCached> {
     using type = BoxStencilTable;
 };
-template<>
+template <>
 struct ResolverTableOf<Resolver::forEachBoxStencilCached> {
     using type = BoxStencilTable;
 };
-template<>
+template <>
 struct ResolverTableOf<Resolver::computeCrossStencilCached> {
     using type = CrossStencilTable;
 };
 /// Shared-memory table type of resolver R (NoStencilTable for the plain forms).
-template<Resolver R>
+template <Resolver R>
 using ResolverTable = typename ResolverTableOf<R>::type;
 
 /// Stage step of resolver R; no-op for plain forms. Cooperative for cached forms
 /// (see stageBoxStencilTable); a barrier must follow before any resolve.
-template<int Log2BlockWidth, Resolver R>
+template <int Log2BlockWidth, Resolver R>
 __hostdev__ inline void stageResolverTable(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
                                            ResolverTable<R>& table, uint32_t thread, uint32_t threadCount)
 {
@@ -54,7 +54,7 @@ __hostdev__ inline void stageResolverTable(const IndexGrid* grid, uint32_t first
 
 /// Resolve step of resolver R for one decoded slot: f(tap, index) in tap order
 /// (27 box taps or 7 cross taps). Nothing for UnusedLeafIndex. Thread-local.
-template<int Log2BlockWidth, Resolver R, typename F>
+template <int Log2BlockWidth, Resolver R, typename F>
 __hostdev__ inline void forEachResolvedTap(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
                                            uint32_t leafIndex, uint16_t voxelOffset, const ResolverTable<R>& table,
                                            F&& f)
@@ -72,15 +72,17 @@ __hostdev__ inline void forEachResolvedTap(const IndexGrid* grid, uint32_t first
         else
             computeBoxStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table,
                                                            taps);
-        for (int t = 0; t < BoxTapCount; ++t) f(t, taps[t]);
+        for (int t = 0; t < BoxTapCount; ++t)
+            f(t, taps[t]);
     } else {
         uint64_t taps[CrossTapCount];
         if constexpr (R == Resolver::computeCrossStencil)
             computeCrossStencil(grid, leafIndex, voxelOffset, taps);
         else
-            computeCrossStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset,
-                                                             table, taps);
-        for (int t = 0; t < CrossTapCount; ++t) f(t, taps[t]);
+            computeCrossStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table,
+                                                             taps);
+        for (int t = 0; t < CrossTapCount; ++t)
+            f(t, taps[t]);
     }
 }
 

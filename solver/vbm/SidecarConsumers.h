@@ -11,7 +11,7 @@
 namespace vbm {
 
 /// Accumulates sum over taps of sidecar[index*C + ch], in tap order, into acc[C].
-template<int C>
+template <int C>
 struct BoxSumAccumulator {
     const float* sidecar;
     float acc[C] = {};
@@ -29,10 +29,12 @@ struct BoxSumAccumulator {
             const float2 v = __ldg(reinterpret_cast<const float2*>(src));
             acc[0] += v.x, acc[1] += v.y;
         } else {
-            for (int ch = 0; ch < C; ++ch) acc[ch] += src[ch];
+            for (int ch = 0; ch < C; ++ch)
+                acc[ch] += src[ch];
         }
 #else
-        for (int ch = 0; ch < C; ++ch) acc[ch] += src[ch];
+        for (int ch = 0; ch < C; ++ch)
+            acc[ch] += src[ch];
 #endif
     }
 };
@@ -41,7 +43,7 @@ struct BoxSumAccumulator {
 /// (its taps 13, 4, 22, 10, 16, 12, 14), then evaluates the Laplacian in cross order, so
 /// the float sum is the same whichever resolver fed it. Inactive neighbours (index 0)
 /// contribute nothing: an insulated (Neumann) boundary.
-template<int C, bool FromBox>
+template <int C, bool FromBox>
 struct CrossLaplacian {
     const float* sidecar;
     uint64_t taps[CrossTapCount] = {};

@@ -25,7 +25,7 @@ __hostdev__ inline constexpr int boxTapOfCrossTap(int crossTap)
 }
 
 /// Streams (tap, index) for the 27 box taps, in tap order, to f. Thread-local.
-template<typename F>
+template <typename F>
 __hostdev__ inline void forEachBoxStencil(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset, F&& f)
 {
     if (leafIndex == UnusedLeafIndex) return;
@@ -34,7 +34,8 @@ __hostdev__ inline void forEachBoxStencil(const IndexGrid* grid, uint32_t leafIn
     int tap = 0;
     for (int di = -1; di <= 1; ++di)
         for (int dj = -1; dj <= 1; ++dj)
-            for (int dk = -1; dk <= 1; ++dk, ++tap) f(tap, uint64_t(tree.getValue(c.offsetBy(di, dj, dk))));
+            for (int dk = -1; dk <= 1; ++dk, ++tap)
+                f(tap, uint64_t(tree.getValue(c.offsetBy(di, dj, dk))));
 }
 
 /// Materializes the 27 box taps. Thread-local.

@@ -29,7 +29,7 @@ inline constexpr uint16_t UnusedVoxelOffset = 0xffffu;
 inline constexpr int MaxCachedLeaves = 16;
 
 /// Compile-time layout of a VBM of BlockWidth = 2^Log2BlockWidth slots per block.
-template<int Log2BlockWidth>
+template <int Log2BlockWidth>
 struct BlockLayout {
     static_assert(Log2BlockWidth >= 6 && Log2BlockWidth <= 9, "BlockWidth must be 64, 128, 256 or 512");
     static constexpr int Log2Width = Log2BlockWidth;
@@ -39,9 +39,6 @@ struct BlockLayout {
 };
 
 /// Leaf array of a sequential (breadth-first) grid: leaf i is leaves(grid)[i].
-__hostdev__ inline const IndexLeaf* leaves(const IndexGrid* grid)
-{
-    return grid->tree().template getFirstNode<0>();
-}
+__hostdev__ inline const IndexLeaf* leaves(const IndexGrid* grid) { return grid->tree().template getFirstNode<0>(); }
 
 } // namespace vbm
