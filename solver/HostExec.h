@@ -1,0 +1,132 @@
+// The CPU backend's executor: stencil bodies over VBM blocks through the host block executor
+// (stage once per block, then every slot), element bodies over value indices, and
+// deterministic reductions. All cores.
+#pragma once
+
+#include "VbmView.h"
+#include "vbm/DecodeInverseMap.h"
+#include "vbm/HostBlockExecutor.h"
+#include "vbm/ResolverDispatch.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace vbm::solver {
+
+class HostExec {
+public:
+    static constexpr bool OnDevice = false;
+    /// Chunk of value indices per reduction partial: fixed, so sums do not depend on the core count.
+    static constexpr uint64_t ReductionChunk = 1 << 16;
+
+    template <typename T>
+    using Array = std::vector<T>;
+
+    template <typename T>
+    static Array<T> allocate(uint64_t n)
+    {
+        return Array<T>(n);
+    }
+    template <typename T>
+    static void upload(Array<T>& dst, const std::vector<T>& src)
+    {
+        dst = src;
+    }
+    template <typename T>
+    static std::vector<T> download(const Array<T>& src)
+    {
+        return src;
+    }
+
+    /// Runs a stencil body for every active voxel through resolver R at width 2^L.
+    template <int L, Resolver R, typename Body>
+    void stencil(const VbmView& v, const Body& body)
+    {
+        if constexpr (R == Resolver::NanoVDB13) {
+            throw std::invalid_argument("NanoVDB13 is NanoVDB's CUDA-only reference path: pick another resolver "
+                                        "on the CPU backend");
+        } else {
+            forEachBlockOnHost(0, v.blockCount, [&](uint64_t b) {
+                const uint32_t firstLeaf = v.firstLeafID[b];
+                const uint64_t* jm = v.jumpMap + b * BlockLayout<L>::JumpMapLength;
+                const uint64_t blockFirst = v.firstOffset + (b << L);
+                ResolverTable<R> table;
+                stageResolverTable<L, R>(v.grid, firstLeaf, jm, table, 0, 1);
+                for (uint32_t slot = 0; slot < uint32_t(1 << L); ++slot) {
+                    uint32_t leafIndex;
+                    uint16_t voxelOffset;
+                    decodeInverseMap<L>(v.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
+                    if (leafIndex == UnusedLeafIndex) continue;
+                    body(blockFirst + slot, [&](auto&& f) {
+                        forEachResolvedTap<L, R>(v.grid, firstLeaf, jm, leafIndex, voxelOffset, table, f);
+                    });
+                }
+            });
+        }
+    }
+
+    /// Runs an element body for every value index in [1, n).
+    template <typename Body>
+    void elements(uint64_t n, const Body& body)
+    {
+        const uint64_t chunks = (n + ReductionChunk - 1) / ReductionChunk;
+        forEachBlockOnHost(0, chunks, [&](uint64_t c) {
+            const uint64_t end = std::min(n, (c + 1) * ReductionChunk);
+            for (uint64_t i = std::max<uint64_t>(1, c * ReductionChunk); i < end; ++i)
+                body(i);
+        });
+    }
+
+    /// sum over [1, n) of a[i]*b[i], in double: chunks of ReductionChunk summed in index order,
+    /// then the chunk sums in chunk order.
+    double dot(const float* a, const float* b, uint64_t n)
+    {
+        return reduce(
+            n, [&](uint64_t i) { return double(a[i]) * double(b[i]); }, false);
+    }
+    /// max over [1, n) of |a[i]|, |b[i]|, |c[i]|.
+    double maxAbs(const float* a, const float* b, const float* c, uint64_t n)
+    {
+        return reduce(
+            n,
+            [&](uint64_t i) {
+                return double(std::max({std::fabs(a[i]), std::fabs(b[i]), std::fabs(c[i])}));
+            },
+            true);
+    }
+
+    /// Phase timer: a steady clock (the CPU work is synchronous).
+    struct Timer {
+        std::chrono::steady_clock::time_point t0;
+    };
+    Timer startTimer() { return {std::chrono::steady_clock::now()}; }
+    double stopTimer(const Timer& t)
+    {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t.t0).count();
+    }
+    void synchronize() {}
+
+private:
+    template <typename F>
+    double reduce(uint64_t n, F&& f, bool isMax)
+    {
+        const uint64_t chunks = (n + ReductionChunk - 1) / ReductionChunk;
+        std::vector<double> partial(chunks, 0.0);
+        forEachBlockOnHost(0, chunks, [&](uint64_t c) {
+            double s = 0.0;
+            const uint64_t end = std::min(n, (c + 1) * ReductionChunk);
+            for (uint64_t i = std::max<uint64_t>(1, c * ReductionChunk); i < end; ++i)
+                s = isMax ? std::max(s, f(i)) : s + f(i);
+            partial[c] = s;
+        });
+        double total = 0.0;
+        for (double p : partial)
+            total = isMax ? std::max(total, p) : total + p;
+        return total;
+    }
+};
+
+} // namespace vbm::solver

@@ -1,0 +1,329 @@
+// Scene text format, built-in scenes and domain construction (see Scene.h).
+#include "Scene.h"
+
+#include "GridFile.h"
+#include "vbm/BuildVoxelBlockManager.h"
+
+#include <nanovdb/io/IO.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+namespace vbm {
+
+namespace {
+
+// The files of assets/scenes/, compiled in by CMake (BuiltinScenes.inc: {name, text} pairs).
+const std::pair<const char*, const char*> BuiltinScenes[] = {
+#include "BuiltinScenes.inc"
+};
+
+struct Line {
+    int number;
+    std::vector<std::string> words;
+};
+
+[[noreturn]] void fail(const std::string& source, int line, const std::string& what)
+{
+    throw SceneError(source + ":" + std::to_string(line) + ": " + what);
+}
+
+double number(const std::string& source, const Line& l, size_t k)
+{
+    if (k >= l.words.size()) fail(source, l.number, "'" + l.words[0] + "' needs more values");
+    const std::string& w = l.words[k];
+    char* end = nullptr;
+    const double v = std::strtod(w.c_str(), &end);
+    if (w.empty() || *end || !std::isfinite(v)) fail(source, l.number, "'" + w + "' is not a number");
+    return v;
+}
+
+void expectCount(const std::string& source, const Line& l, size_t n)
+{
+    if (l.words.size() != n)
+        fail(source, l.number,
+             "'" + l.words[0] + "' takes " + std::to_string(n - 1) + " values, got " +
+                 std::to_string(l.words.size() - 1));
+}
+
+using CoordList = std::vector<nanovdb::Coord>;
+
+/// Voxels of a level set: phi < 0 over its bounding box (interior), or its active voxels (band).
+CoordList levelSetVoxels(const std::string& path, bool interior, const std::string& source, int line)
+{
+    std::vector<HostGridHandle> handles;
+    try {
+        handles = nanovdb::io::readGrids<nanovdb::HostBuffer, std::vector>(path);
+    } catch (const std::exception& e) {
+        fail(source, line, path + ": not a readable NanoVDB file (" + e.what() + ")");
+    }
+    for (auto& h : handles) {
+        const auto* g = h.grid<float>();
+        if (!g) continue;
+        CoordList out;
+        if (interior) {
+            const auto bbox = g->indexBBox();
+            const double samples = double(bbox.dim()[0]) * bbox.dim()[1] * bbox.dim()[2];
+            if (samples > 1e9) fail(source, line, path + ": level set too large to fill (> 1e9 voxels in its box)");
+            auto acc = g->getAccessor();
+            for (auto it = bbox.begin(); it; ++it)
+                if (acc.getValue(*it) < 0.f) out.push_back(*it);
+        } else {
+            for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i) {
+                const auto& leaf = g->tree().getFirstNode<0>()[i];
+                for (auto on = leaf.valueMask().beginOn(); on; ++on)
+                    out.push_back(leaf.offsetToGlobalCoord(*on));
+            }
+        }
+        if (out.empty())
+            fail(source, line, path + ": the level set has no " + (interior ? "interior" : "active voxels"));
+        return out;
+    }
+    fail(source, line, path + ": holds no float grid (need a float level set)");
+}
+
+} // namespace
+
+std::vector<std::string> builtinSceneNames()
+{
+    std::vector<std::string> names;
+    for (const auto& s : BuiltinScenes)
+        names.push_back(s.first);
+    return names;
+}
+
+Scene loadScene(const std::string& nameOrPath)
+{
+    for (const auto& s : BuiltinScenes)
+        if (nameOrPath == s.first) {
+            Scene scene = parseScene(s.second, std::string("built-in scene ") + s.first);
+            scene.name = s.first;
+            return scene;
+        }
+    std::ifstream in(nameOrPath);
+    if (!in) {
+        std::string names;
+        for (const auto& n : builtinSceneNames())
+            names += (names.empty() ? "" : ", ") + n;
+        throw SceneError(nameOrPath + ": no such scene file or built-in scene (built-ins: " + names + ")");
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::filesystem::path p(nameOrPath);
+    Scene scene = parseScene(text.str(), nameOrPath, p.has_parent_path() ? p.parent_path().string() : ".");
+    scene.name = p.stem().string();
+    return scene;
+}
+
+Scene parseScene(const std::string& text, const std::string& source, const std::string& baseDir)
+{
+    std::vector<Line> lines;
+    {
+        std::istringstream in(text);
+        std::string raw;
+        int n = 0;
+        while (std::getline(in, raw)) {
+            ++n;
+            if (const size_t hash = raw.find('#'); hash != std::string::npos) raw.erase(hash);
+            std::istringstream words(raw);
+            Line l{n, {}};
+            for (std::string w; words >> w;)
+                l.words.push_back(w);
+            if (!l.words.empty()) lines.push_back(std::move(l));
+        }
+    }
+    Scene scene;
+    bool haveKind = false;
+    const Line* domain = nullptr;
+    std::vector<const Line*> removes, fieldLines;
+    std::map<std::string, double SimulationParams::*> numbers = {
+        {"dt", &SimulationParams::dt},
+        {"alpha", &SimulationParams::alpha},
+        {"voxel_size", &SimulationParams::voxelSize},
+        {"buoyancy", &SimulationParams::buoyancy},
+        {"weight", &SimulationParams::weight},
+        {"emit_density", &SimulationParams::emitDensity},
+        {"emit_temperature", &SimulationParams::emitTemperature},
+        {"max_cfl", &SimulationParams::maxCfl},
+        {"cg_tolerance", &SimulationParams::cgTolerance},
+    };
+    for (const Line& l : lines) {
+        const std::string& key = l.words[0];
+        if (key == "kind") {
+            expectCount(source, l, 2);
+            if (l.words[1] == "heat")
+                scene.kind = SimulationKind::Heat;
+            else if (l.words[1] == "smoke")
+                scene.kind = SimulationKind::Smoke;
+            else
+                fail(source, l.number, "kind must be heat or smoke, not '" + l.words[1] + "'");
+            haveKind = true;
+        } else if (key == "domain") {
+            if (domain)
+                fail(source, l.number,
+                     "a second 'domain' (the first is on line " + std::to_string(domain->number) + ")");
+            domain = &l;
+        } else if (key == "remove") {
+            removes.push_back(&l);
+        } else if (key == "temperature" || key == "fixed" || key == "emitter") {
+            fieldLines.push_back(&l);
+        } else if (key == "scheme") {
+            expectCount(source, l, 2);
+            if (l.words[1] == "explicit")
+                scene.params.scheme = HeatScheme::Explicit;
+            else if (l.words[1] == "implicit")
+                scene.params.scheme = HeatScheme::Implicit;
+            else
+                fail(source, l.number, "scheme must be explicit or implicit, not '" + l.words[1] + "'");
+        } else if (key == "cg_max_iterations") {
+            expectCount(source, l, 2);
+            const double v = number(source, l, 1);
+            if (v < 1 || v > 1e6 || v != std::floor(v))
+                fail(source, l.number, "cg_max_iterations must be a whole number from 1");
+            scene.params.cgMaxIterations = int(v);
+        } else if (auto it = numbers.find(key); it != numbers.end()) {
+            expectCount(source, l, 2);
+            const double v = number(source, l, 1);
+            if (!(v > 0)) fail(source, l.number, key + " must be positive");
+            scene.params.*(it->second) = v;
+        } else {
+            fail(source, l.number, "unknown statement '" + key + "'");
+        }
+    }
+    if (!haveKind) fail(source, lines.empty() ? 1 : lines.back().number, "no 'kind' line (heat or smoke)");
+    if (!domain) fail(source, lines.empty() ? 1 : lines.back().number, "no 'domain' line");
+    if (scene.params.maxCfl > 1) fail(source, 0, "max_cfl must be at most 1");
+
+    // Domain voxels.
+    const Line& d = *domain;
+    if (d.words.size() < 2) fail(source, d.number, "'domain' needs a shape: shell, box, sphere or nvdb");
+    const std::string& shape = d.words[1];
+    CoordList coords;
+    const auto sphereOf = [&](const Line& l, size_t k) {
+        return std::array<double, 4>{number(source, l, k), number(source, l, k + 1), number(source, l, k + 2),
+                                     number(source, l, k + 3)};
+    };
+    const uint64_t MaxVoxels = uint64_t(1) << 31;
+    if (shape == "shell") {
+        expectCount(source, d, 4);
+        const double r = number(source, d, 2), t = number(source, d, 3);
+        if (!(r > 0 && t > 0 && r < 1e5)) fail(source, d.number, "shell needs a positive radius and thickness");
+        scene.grid = makeSphereShell(r, t);
+    } else if (shape == "box" || shape == "sphere") {
+        double b[6];
+        if (shape == "box") {
+            expectCount(source, d, 8);
+            for (int k = 0; k < 6; ++k)
+                b[k] = number(source, d, 2 + k);
+        } else {
+            expectCount(source, d, 6);
+            const auto s = sphereOf(d, 2);
+            if (!(s[3] > 0)) fail(source, d.number, "the sphere needs a positive radius");
+            for (int k = 0; k < 3; ++k)
+                b[k] = std::floor(s[k] - s[3]), b[k + 3] = std::ceil(s[k] + s[3]) + 1;
+        }
+        const double count = (b[3] - b[0]) * (b[4] - b[1]) * (b[5] - b[2]);
+        if (!(b[3] > b[0] && b[4] > b[1] && b[5] > b[2])) fail(source, d.number, "the box is empty");
+        if (count > double(MaxVoxels)) fail(source, d.number, "the domain is too large (over 2^31 voxels)");
+        const auto s = shape == "sphere" ? sphereOf(d, 2) : std::array<double, 4>{};
+        for (int i = int(b[0]); i < int(b[3]); ++i)
+            for (int j = int(b[1]); j < int(b[4]); ++j)
+                for (int k = int(b[2]); k < int(b[5]); ++k) {
+                    if (shape == "sphere") {
+                        const double dx = i - s[0], dy = j - s[1], dz = k - s[2];
+                        if (dx * dx + dy * dy + dz * dz >= s[3] * s[3]) continue;
+                    }
+                    coords.emplace_back(i, j, k);
+                }
+    } else if (shape == "nvdb") {
+        expectCount(source, d, 4);
+        if (d.words[3] != "interior" && d.words[3] != "band")
+            fail(source, d.number, "nvdb domain takes 'interior' or 'band', not '" + d.words[3] + "'");
+        std::filesystem::path p(d.words[2]);
+        if (p.is_relative()) p = std::filesystem::path(baseDir) / p;
+        if (!std::filesystem::exists(p)) fail(source, d.number, p.string() + ": no such file");
+        coords = levelSetVoxels(p.string(), d.words[3] == "interior", source, d.number);
+    } else {
+        fail(source, d.number, "unknown domain shape '" + shape + "' (shell, box, sphere or nvdb)");
+    }
+    if (!removes.empty()) {
+        if (coords.empty()) { // shell: take its voxels back out of the grid
+            const IndexGrid* g = scene.grid.grid<nanovdb::ValueOnIndex>();
+            for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
+                for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on)
+                    coords.push_back(leaves(g)[i].offsetToGlobalCoord(*on));
+        }
+        for (const Line* r : removes) {
+            if (r->words.size() < 2 || r->words[1] != "sphere")
+                fail(source, r->number, "only 'remove sphere CX CY CZ R'");
+            expectCount(source, *r, 6);
+            const auto s = sphereOf(*r, 2);
+            std::erase_if(coords, [&](const nanovdb::Coord& c) {
+                const double dx = c[0] - s[0], dy = c[1] - s[1], dz = c[2] - s[2];
+                return dx * dx + dy * dy + dz * dz < s[3] * s[3];
+            });
+        }
+    }
+    if (!coords.empty()) scene.grid = indexGridFromCoords(coords);
+    const IndexGrid* g = scene.grid.grid<nanovdb::ValueOnIndex>();
+    if (!g || g->activeVoxelCount() == 0) fail(source, d.number, "the domain has no voxels");
+    if (const std::string why = checkVbmGrid(g); !why.empty()) fail(source, d.number, "unusable domain: " + why);
+
+    // Fields: evaluated at every active voxel.
+    const uint64_t n = vbmExtent(g, 7).lastOffset + 1;
+    const auto forEachVoxel = [&](const std::function<void(uint64_t, const nanovdb::Coord&)>& f) {
+        for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
+            for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on)
+                f(leaves(g)[i].getValue(*on), leaves(g)[i].offsetToGlobalCoord(*on));
+    };
+    for (const Line* l : fieldLines) {
+        const std::string& key = l->words[0];
+        if (l->words.size() < 2) fail(source, l->number, "'" + key + "' needs a shape");
+        const std::string& kind = l->words[1];
+        std::vector<float>* target = key == "temperature" ? &scene.temperature
+                                     : key == "fixed"     ? &scene.fixed
+                                                          : &scene.emitter;
+        if (key == "fixed" && scene.kind != SimulationKind::Heat) fail(source, l->number, "'fixed' is for heat scenes");
+        if (key == "emitter" && scene.kind != SimulationKind::Smoke)
+            fail(source, l->number, "'emitter' is for smoke scenes");
+        if (target->empty()) target->assign(n, 0.f);
+        if (key == "fixed" && scene.temperature.empty()) scene.temperature.assign(n, 0.f);
+        if (kind == "gaussian" && key == "temperature") {
+            expectCount(source, *l, 7);
+            const auto s = sphereOf(*l, 2);
+            const double amp = number(source, *l, 6);
+            if (!(s[3] > 0)) fail(source, l->number, "sigma must be positive");
+            forEachVoxel([&](uint64_t i, const nanovdb::Coord& c) {
+                const double r2 =
+                    (c[0] - s[0]) * (c[0] - s[0]) + (c[1] - s[1]) * (c[1] - s[1]) + (c[2] - s[2]) * (c[2] - s[2]);
+                (*target)[i] += float(amp * std::exp(-r2 / (2 * s[3] * s[3])));
+            });
+        } else if (kind == "sphere") {
+            expectCount(source, *l, key == "emitter" ? 6 : 7);
+            const auto s = sphereOf(*l, 2);
+            const float value = key == "emitter" ? 1.f : float(number(source, *l, 6));
+            uint64_t hit = 0;
+            forEachVoxel([&](uint64_t i, const nanovdb::Coord& c) {
+                const double dx = c[0] - s[0], dy = c[1] - s[1], dz = c[2] - s[2];
+                if (dx * dx + dy * dy + dz * dz >= s[3] * s[3]) return;
+                ++hit;
+                if (key == "fixed")
+                    scene.fixed[i] = 1.f, scene.temperature[i] = value;
+                else
+                    (*target)[i] = value;
+            });
+            if (!hit) fail(source, l->number, "the sphere holds no voxel of the domain");
+        } else {
+            fail(source, l->number, "unknown shape '" + kind + "' for '" + key + "'");
+        }
+    }
+    if (scene.kind == SimulationKind::Smoke && scene.emitter.empty())
+        fail(source, lines.back().number, "a smoke scene needs an 'emitter'");
+    return scene;
+}
+
+} // namespace vbm

@@ -1,0 +1,37 @@
+// Scenes: a domain (an OnIndex grid), initial fields and parameters, read from the small text
+// format of assets/scenes/README.md. The built-in scenes are those files, compiled in.
+#pragma once
+
+#include "GridGenerators.h"
+#include "SolverTypes.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vbm {
+
+/// A malformed or unusable scene: the message names the file and line.
+struct SceneError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Scene {
+    std::string name;
+    SimulationKind kind = SimulationKind::Heat;
+    HostGridHandle grid; ///< the domain: a leaf-only OnIndex grid
+    /// Initial fields per value index (size lastOffset + 1; index 0 is the background), or empty for zeros.
+    std::vector<float> temperature, density, fixed, emitter;
+    SimulationParams params;
+};
+
+/// Names of the built-in scenes.
+std::vector<std::string> builtinSceneNames();
+
+/// A built-in scene, or a scene file when `nameOrPath` is not a built-in name.
+Scene loadScene(const std::string& nameOrPath);
+
+/// Parses scene text; `source` names it in errors, `baseDir` resolves relative .nvdb paths.
+Scene parseScene(const std::string& text, const std::string& source, const std::string& baseDir = ".");
+
+} // namespace vbm

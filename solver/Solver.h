@@ -1,0 +1,67 @@
+// The solver's public API: a scene simulated on the CPU or the CUDA backend, with the
+// stencil resolvers chosen per step kind and switchable between steps.
+#pragma once
+
+#include "Scene.h"
+#include "SolverTypes.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vbm {
+
+/// What a backend implements (SolverCore<Exec> behind it).
+class SolverBackend {
+public:
+    virtual ~SolverBackend() = default;
+    virtual StepReport step() = 0;
+    virtual void setChoice(StencilChoice) = 0;
+    virtual StencilChoice choice() const = 0;
+    virtual SimulationParams& params() = 0;
+    virtual MemoryReport memory() const = 0;
+    virtual std::vector<float> field(const std::string& name) const = 0;
+    virtual std::vector<std::string> fieldNames() const = 0;
+    virtual uint64_t activeVoxels() const = 0;
+    virtual uint64_t blockCount() const = 0;
+    virtual double explicitStableDt() const = 0;
+};
+
+std::unique_ptr<SolverBackend> makeCpuSolver(const Scene& scene, StencilChoice choice);
+/// Throws if this build has no CUDA or there is no GPU.
+std::unique_ptr<SolverBackend> makeCudaSolver(const Scene& scene, StencilChoice choice);
+/// "" if the CUDA backend can run here, else why not.
+std::string cudaBackendUnavailableReason();
+
+class Solver {
+public:
+    Solver(const Scene& scene, Backend backend, StencilChoice choice = {});
+
+    /// One time step with the current parameters and resolvers.
+    const StepReport& step();
+    /// Switches resolvers or block width between steps; the simulation state is kept.
+    void setChoice(StencilChoice c) { mImpl->setChoice(c); }
+    StencilChoice choice() const { return mImpl->choice(); }
+    SimulationParams& params() { return mImpl->params(); }
+
+    const StepReport& lastStep() const { return mLast; }
+    MemoryReport memory() const { return mImpl->memory(); }
+    std::vector<float> field(const std::string& name) const { return mImpl->field(name); }
+    std::vector<std::string> fieldNames() const { return mImpl->fieldNames(); }
+    uint64_t activeVoxels() const { return mImpl->activeVoxels(); }
+    uint64_t blockCount() const { return mImpl->blockCount(); }
+    Backend backend() const { return mBackend; }
+    SimulationKind kind() const { return mKind; }
+    double explicitStableDt() const { return mImpl->explicitStableDt(); }
+    /// FNV-1a hash of every field's bytes, in fieldNames() order.
+    uint64_t fieldsHash() const;
+
+private:
+    std::unique_ptr<SolverBackend> mImpl;
+    Backend mBackend;
+    SimulationKind mKind;
+    StepReport mLast;
+};
+
+} // namespace vbm

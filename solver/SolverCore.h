@@ -1,0 +1,355 @@
+// Heat and smoke steps written once over an executor (HostExec or CudaExec): the same kernel
+// bodies (SolverKernels.h) run on the CPU and on the GPU. Included by SolverCpu.cpp and
+// SolverCuda.cu only.
+#pragma once
+
+#include "Scene.h"
+#include "SolverKernels.h"
+#include "SolverTypes.h"
+#include "VbmView.h"
+#include "vbm/BuildVoxelBlockManager.h"
+#include "vbm/Resolver.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vbm::solver {
+
+/// A 32-byte unit, so grid copies keep NanoVDB's data alignment on the host too.
+struct alignas(32) GridChunk {
+    char bytes[32];
+};
+
+/// Calls f(std::integral_constant<int, L>) for the solver's widths, 128 (L = 7) and 512 (L = 9).
+template <typename F>
+decltype(auto) withSolverWidth(int log2BlockWidth, F&& f)
+{
+    if (log2BlockWidth == 7) return f(std::integral_constant<int, 7>{});
+    if (log2BlockWidth == 9) return f(std::integral_constant<int, 9>{});
+    throw std::invalid_argument("block width must be 128 or 512");
+}
+
+template <class Exec>
+class SolverCore {
+    template <typename T>
+    using Array = typename Exec::template Array<T>;
+
+public:
+    SolverCore(const Scene& scene, StencilChoice choice) : mKind(scene.kind), mParams(scene.params)
+    {
+        const IndexGrid* g = scene.grid.grid<nanovdb::ValueOnIndex>();
+        if (!g) throw std::invalid_argument("scene grid is not an OnIndex grid");
+        // grid bytes
+        const uint64_t bytes = scene.grid.gridSize();
+        std::vector<GridChunk> chunks((bytes + 31) / 32);
+        std::memcpy(chunks.data(), scene.grid.data(), bytes);
+        mGridBytes = Exec::template allocate<GridChunk>(chunks.size());
+        Exec::upload(mGridBytes, chunks);
+        mGridByteCount = bytes;
+        mActive = g->activeVoxelCount();
+        // VBM metadata for both widths, so a width switch needs no rebuild
+        for (int l : {7, 9}) {
+            const VbmMetadata m = l == 7 ? buildVoxelBlockManagerHost<7>(g) : buildVoxelBlockManagerHost<9>(g);
+            auto& w = width(l);
+            w.firstLeafID = Exec::template allocate<uint32_t>(m.firstLeafID.size());
+            w.jumpMap = Exec::template allocate<uint64_t>(m.jumpMap.size());
+            Exec::upload(w.firstLeafID, m.firstLeafID);
+            Exec::upload(w.jumpMap, m.jumpMap);
+            w.view.grid = reinterpret_cast<const IndexGrid*>(mGridBytes.data());
+            w.view.firstLeafID = w.firstLeafID.data();
+            w.view.jumpMap = w.jumpMap.data();
+            w.view.firstOffset = m.extent.firstOffset;
+            w.view.blockCount = m.extent.blockCount;
+            w.view.valueCount = m.extent.lastOffset + 1;
+            mMetaBytes += m.firstLeafID.size() * 4 + m.jumpMap.size() * 8;
+        }
+        mN = width(7).view.valueCount;
+        setChoice(choice);
+
+        const auto field = [&](const std::vector<float>& init) {
+            Array<float> a = Exec::template allocate<float>(mN);
+            if (!init.empty()) {
+                if (init.size() != mN) throw std::invalid_argument("scene field has the wrong size");
+                Exec::upload(a, init);
+            }
+            mFieldBytes += mN * sizeof(float);
+            return a;
+        };
+        const auto temp = [&] {
+            mTempBytes += mN * sizeof(float);
+            return Exec::template allocate<float>(mN);
+        };
+        mT = field(scene.temperature);
+        mDiag = field({});
+        if (mKind == SimulationKind::Heat) {
+            mFixed = field(scene.fixed);
+            for (auto& t : mTemp)
+                t = temp(); // b, r, z, d, q (explicit uses one)
+            mSolution = temp();
+        } else {
+            mRho = field(scene.density);
+            mEmitter = field(scene.emitter);
+            mU = field({}), mV = field({}), mW = field({}), mP = field({});
+            for (auto& t : mTemp)
+                t = temp();
+            for (auto& t : mExtra)
+                t = temp();
+        }
+        cross<CountNeighbours>(mDiag.data());
+        mExec.synchronize();
+    }
+
+    void setChoice(StencilChoice c)
+    {
+        if (c.log2BlockWidth != 7 && c.log2BlockWidth != 9)
+            throw std::invalid_argument("block width must be 128 or 512");
+        if (!isBoxResolver(c.advection))
+            throw std::invalid_argument(std::string("advection needs a box resolver, not ") +
+                                        resolverName(c.advection));
+        if (!Exec::OnDevice && (c.laplacian == Resolver::NanoVDB13 || c.advection == Resolver::NanoVDB13))
+            throw std::invalid_argument("NanoVDB13 is NanoVDB's CUDA-only reference path: pick another resolver on "
+                                        "the CPU backend");
+        mChoice = c;
+    }
+    StencilChoice choice() const { return mChoice; }
+    SimulationParams& params() { return mParams; }
+    uint64_t activeVoxels() const { return mActive; }
+    uint64_t blockCount() const { return width(mChoice.log2BlockWidth).view.blockCount; }
+
+    MemoryReport memory() const
+    {
+        MemoryReport m;
+        m.activeVoxels = mActive;
+        m.gridAndVbm = mGridByteCount + mMetaBytes;
+        m.fields = mFieldBytes;
+        m.temporaries = mTempBytes;
+        return m;
+    }
+
+    /// Host copy of a field by name: temperature, density, u, v, w, pressure.
+    std::vector<float> field(const std::string& name) const
+    {
+        const Array<float>* a = name == "temperature" ? &mT
+                                : name == "density"   ? &mRho
+                                : name == "u"         ? &mU
+                                : name == "v"         ? &mV
+                                : name == "w"         ? &mW
+                                : name == "pressure"  ? &mP
+                                                      : nullptr;
+        if (!a || a->size() == 0) throw std::invalid_argument("no field '" + name + "' in this simulation");
+        return Exec::download(*a);
+    }
+    std::vector<std::string> fieldNames() const
+    {
+        if (mKind == SimulationKind::Heat) return {"temperature"};
+        return {"density", "temperature", "u", "v", "w", "pressure"};
+    }
+
+    StepReport step()
+    {
+        mReport = StepReport{};
+        const auto t0 = mExec.startTimer();
+        if (mKind == SimulationKind::Heat)
+            heatStep();
+        else
+            smokeStep();
+        mExec.synchronize();
+        mReport.totalMs = mExec.stopTimer(t0);
+        return mReport;
+    }
+
+    /// The largest explicit heat step that is stable: h^2 / (6 alpha).
+    double explicitStableDt() const { return mParams.voxelSize * mParams.voxelSize / (6.0 * mParams.alpha); }
+
+private:
+    struct Width {
+        Array<uint32_t> firstLeafID;
+        Array<uint64_t> jumpMap;
+        VbmView view;
+    };
+    Width& width(int l) { return l == 7 ? mW128 : mW512; }
+    const Width& width(int l) const { return l == 7 ? mW128 : mW512; }
+
+    // ---------------------------------------------------------------- dispatch
+
+    /// A cross-type body through the Laplacian resolver at the chosen width.
+    template <template <bool> class BodyT, typename... Args>
+    void cross(Args... args)
+    {
+        withSolverWidth(mChoice.log2BlockWidth, [&](auto l) {
+            constexpr int L = decltype(l)::value;
+            withResolver(mChoice.laplacian, [&](auto r) {
+                constexpr Resolver R = decltype(r)::value;
+                mExec.template stencil<L, R>(width(L).view, BodyT<isBoxResolver(R)>{args...});
+            });
+        });
+    }
+
+    void advect(const Advect& body)
+    {
+        withSolverWidth(mChoice.log2BlockWidth, [&](auto l) {
+            constexpr int L = decltype(l)::value;
+            withResolver(mChoice.advection, [&](auto r) {
+                constexpr Resolver R = decltype(r)::value;
+                if constexpr (isBoxResolver(R))
+                    mExec.template stencil<L, R>(width(L).view, body);
+                else
+                    throw std::invalid_argument("advection needs a box resolver");
+            });
+        });
+    }
+
+    template <typename Body>
+    void elements(const Body& body)
+    {
+        mExec.elements(mN, body);
+    }
+
+    template <typename F>
+    void timed(const char* name, F&& f)
+    {
+        const auto t = mExec.startTimer();
+        f();
+        mReport.phases.push_back({name, mExec.stopTimer(t)});
+    }
+
+    // ---------------------------------------------------------------- CG
+
+    /// Preconditioned CG for A x = b with A = shift*I + scale*(-L) restricted as ApplyLaplacian
+    /// describes; Jacobi preconditioner shift + scale*neighbours. x is the initial guess.
+    void conjugateGradients(const char* name, float* x, const float* b, float shift, float scale, const float* fixed)
+    {
+        const auto t = mExec.startTimer();
+        float *r = mTemp[1].data(), *z = mTemp[2].data(), *d = mTemp[3].data(), *q = mTemp[4].data();
+        const auto applyA = [&](const float* in, float* out) {
+            cross<ApplyLaplacian>(in, fixed, out, shift, -scale, fixed != nullptr);
+        };
+        applyA(x, r);
+        elements(XMinusY{b, r}); // r = b - A x
+        if (fixed) elements(ZeroWhere{fixed, r});
+        const double bNorm = std::sqrt(mExec.dot(b, b, mN));
+        double rNorm = std::sqrt(mExec.dot(r, r, mN));
+        int it = 0;
+        if (bNorm > 0 && rNorm > mParams.cgTolerance * bNorm) {
+            elements(JacobiApply{r, mDiag.data(), z, shift, scale});
+            elements(Copy{z, d});
+            double rz = mExec.dot(r, z, mN);
+            for (it = 1; it <= mParams.cgMaxIterations; ++it) {
+                applyA(d, q);
+                const double dq = mExec.dot(d, q, mN);
+                if (!(dq > 0)) break; // converged to rounding, or a null-space direction
+                const float alpha = float(rz / dq);
+                elements(AXPlusY{d, x, alpha});
+                elements(AXPlusY{q, r, -alpha});
+                rNorm = std::sqrt(mExec.dot(r, r, mN));
+                if (!std::isfinite(rNorm)) throw std::runtime_error(std::string(name) + ": CG diverged (NaN residual)");
+                if (rNorm <= mParams.cgTolerance * bNorm) break;
+                elements(JacobiApply{r, mDiag.data(), z, shift, scale});
+                const double rzNew = mExec.dot(r, z, mN);
+                elements(XPlusAY{z, d, float(rzNew / rz)});
+                rz = rzNew;
+            }
+            it = std::min(it, mParams.cgMaxIterations);
+        }
+        mReport.phases.push_back({name, mExec.stopTimer(t), it, bNorm > 0 ? rNorm / bNorm : 0.0});
+    }
+
+    // ---------------------------------------------------------------- heat
+
+    void heatStep()
+    {
+        const double h2 = mParams.voxelSize * mParams.voxelSize;
+        const float c = float(mParams.alpha * mParams.dt / h2);
+        float* tNew = mTemp[0].data();
+        if (mParams.scheme == HeatScheme::Explicit) {
+            if (mParams.dt > explicitStableDt() * (1 + 1e-9))
+                throw std::invalid_argument("explicit heat step dt = " + std::to_string(mParams.dt) +
+                                            " exceeds the stable bound h^2/(6 alpha) = " +
+                                            std::to_string(explicitStableDt()) + ": lower dt or use implicit");
+            timed("diffusion", [&] { cross<ApplyLaplacian>(mT.data(), mFixed.data(), tNew, 1.f, c, false); });
+            std::swap(mT, mTemp[0]);
+        } else {
+            timed("rhs", [&] { cross<FixedNeighbourRhs>(mT.data(), mFixed.data(), tNew, c); });
+            // solve (I + c(-L)) T' = b, fixed voxels decoupled, from T as the initial guess
+            float* x = mSolution.data();
+            elements(Copy{mT.data(), x});
+            elements(ZeroWhere{mFixed.data(), x});
+            conjugateGradients("diffusion CG", x, tNew, 1.f, c, mFixed.data());
+            elements(SetWhere{mFixed.data(), mT.data(), x});
+            std::swap(mT, mSolution);
+        }
+    }
+
+    // ---------------------------------------------------------------- smoke
+
+    void smokeStep()
+    {
+        const float dt = float(mParams.dt);
+        float *cu = mExtra[0].data(), *cv = mExtra[1].data(), *cw = mExtra[2].data();
+        timed("sources", [&] {
+            elements(Emit{mEmitter.data(), mRho.data(), mT.data(), float(mParams.emitDensity),
+                          float(mParams.emitTemperature)});
+        });
+        timed("centre velocity", [&] { cross<CentresFromFaces>(mU.data(), mV.data(), mW.data(), cu, cv, cw); });
+        timed("buoyancy", [&] {
+            elements(Buoyancy{mRho.data(), mT.data(), cv, float(dt * mParams.buoyancy), float(dt * mParams.weight)});
+        });
+        // advection, in as many substeps as keep the CFL number <= maxCfl
+        const auto ta = mExec.startTimer();
+        const double vmax = mExec.maxAbs(cu, cv, cw, mN);
+        const double cfl = vmax * mParams.dt / mParams.voxelSize;
+        const int substeps = std::max(1, int(std::ceil(cfl / std::min(1.0, mParams.maxCfl))));
+        if (substeps > 10000 || !std::isfinite(cfl))
+            throw std::runtime_error("smoke velocity blew up (CFL " + std::to_string(cfl) + ")");
+        for (int s = 0; s < substeps; ++s) {
+            Advect a{cu, cv, cw, float(mParams.dt / substeps / mParams.voxelSize), AdvectedChannels, {}, {}};
+            float* in[AdvectedChannels] = {mRho.data(), mT.data(), cu, cv, cw};
+            for (int ch = 0; ch < AdvectedChannels; ++ch)
+                a.in[ch] = in[ch], a.out[ch] = mTemp[ch].data();
+            advect(a);
+            std::swap(mRho, mTemp[0]);
+            std::swap(mT, mTemp[1]);
+            for (int k = 0; k < 3; ++k)
+                std::swap(mExtra[k], mTemp[2 + k]);
+            cu = mExtra[0].data(), cv = mExtra[1].data(), cw = mExtra[2].data();
+        }
+        mReport.phases.push_back({"advection", mExec.stopTimer(ta)});
+        mReport.substeps = substeps;
+        timed("face velocity", [&] { cross<FacesFromCentres>(cu, cv, cw, mU.data(), mV.data(), mW.data()); });
+        project();
+    }
+
+    /// Makes the face velocity divergence-free: solve -L p = -div u, then u -= grad p.
+    void project()
+    {
+        float* rhs = mTemp[0].data();
+        timed("divergence", [&] { cross<Divergence>(mU.data(), mV.data(), mW.data(), rhs); });
+        // -L p = -div: negate the right-hand side
+        elements(AXPlusY{rhs, rhs, -2.f});
+        conjugateGradients("pressure CG", mP.data(), rhs, 0.f, 1.f, nullptr);
+        timed("gradient", [&] { cross<SubtractGradient>(mP.data(), mU.data(), mV.data(), mW.data()); });
+        // diagnostic: max |div u| after projection, relative to max |u|
+        cross<Divergence>(mU.data(), mV.data(), mW.data(), rhs);
+        const double umax = mExec.maxAbs(mU.data(), mV.data(), mW.data(), mN);
+        const double dmax = mExec.maxAbs(rhs, rhs, rhs, mN);
+        mReport.divergenceAfter = umax > 0 ? dmax / umax : 0.0;
+    }
+
+    Exec mExec;
+    SimulationKind mKind;
+    SimulationParams mParams;
+    StencilChoice mChoice;
+    StepReport mReport;
+    uint64_t mActive = 0, mN = 0, mGridByteCount = 0, mMetaBytes = 0, mFieldBytes = 0, mTempBytes = 0;
+    Array<GridChunk> mGridBytes;
+    Width mW128, mW512;
+    Array<float> mT, mDiag, mFixed, mRho, mEmitter, mU, mV, mW, mP;
+    Array<float> mTemp[5];
+    Array<float> mExtra[3];
+    Array<float> mSolution; ///< heat: the implicit solve's unknowns
+};
+
+} // namespace vbm::solver

@@ -1,0 +1,328 @@
+// The solver's kernel bodies, one implementation for the CPU and CUDA backends. A stencil
+// body gets the value index of its voxel and a `taps(f)` that streams (tap, index) from the
+// chosen resolver; an element body gets a value index. Every body does its floating-point
+// work in one fixed order (cross taps: centre, -x, +x, -y, +y, -z, +z; box taps in tap order),
+// so the result is bitwise the same whichever resolver produced the taps.
+//
+// Fields are one float array per channel (structure of arrays), indexed by value index;
+// index 0 is the background and is never written. Velocity is staggered (MAC): u[i] is the
+// x-velocity on the +x face of voxel i, v[i] the +y face, w[i] the +z face; a face shared
+// with an inactive voxel is a solid wall and holds 0.
+#pragma once
+
+#include "vbm/TreeWalkStencils.h"
+
+#include <cstdint>
+
+namespace vbm::solver {
+
+/// Gathers the 7 cross taps from a cross resolver or from a box resolver's 27.
+template <bool FromBox>
+struct CrossTaps {
+    uint64_t n[CrossTapCount] = {};
+    __hostdev__ void operator()(int tap, uint64_t index)
+    {
+        if constexpr (FromBox) {
+            switch (tap) {
+            case 13:
+                n[0] = index;
+                break;
+            case 4:
+                n[1] = index;
+                break;
+            case 22:
+                n[2] = index;
+                break;
+            case 10:
+                n[3] = index;
+                break;
+            case 16:
+                n[4] = index;
+                break;
+            case 12:
+                n[5] = index;
+                break;
+            case 14:
+                n[6] = index;
+                break;
+            default:
+                break;
+            }
+        } else {
+            n[tap] = index;
+        }
+    }
+};
+
+template <bool FromBox, typename Taps>
+__hostdev__ inline CrossTaps<FromBox> gatherCross(Taps&& taps)
+{
+    CrossTaps<FromBox> c;
+    taps(c);
+    return c;
+}
+
+/// out = fixed ? x : a*x + b*sum over active neighbours of (x_n' - x), where x_n' is 0 for
+/// fixed neighbours when zeroFixedNeighbours (the symmetric form for implicit solves), else x_n.
+/// fixed may be null (nothing fixed). Heat explicit: a = 1, b = alpha*dt/h^2; implicit matrix:
+/// a = 1, b = -alpha*dt/h^2 with zeroFixedNeighbours; Poisson (-L): a = 0, b = -1.
+template <bool FromBox>
+struct ApplyLaplacian {
+    const float* x;
+    const float* fixed;
+    float* out;
+    float a, b;
+    bool zeroFixedNeighbours;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        const float xi = x[i];
+        if (fixed && fixed[i] != 0.f) {
+            out[i] = xi;
+            return;
+        }
+        float sum = 0.f;
+        for (int t = 1; t < CrossTapCount; ++t) {
+            const uint64_t n = c.n[t];
+            if (!n) continue;
+            const float xn = (zeroFixedNeighbours && fixed && fixed[n] != 0.f) ? 0.f : x[n];
+            sum += xn - xi;
+        }
+        out[i] = a * xi + b * sum;
+    }
+};
+
+/// Number of active neighbours (the diagonal of -L), for Jacobi preconditioning.
+template <bool FromBox>
+struct CountNeighbours {
+    float* out;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        float k = 0.f;
+        for (int t = 1; t < CrossTapCount; ++t)
+            k += c.n[t] ? 1.f : 0.f;
+        out[i] = k;
+    }
+};
+
+/// Net outflow of voxel i through its six faces: (u_i - u_-x) + (v_i - v_-y) + (w_i - w_-z),
+/// faces towards inactive voxels counting 0.
+template <bool FromBox>
+struct Divergence {
+    const float *u, *v, *w;
+    float* out;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        float d = u[i] - (c.n[1] ? u[c.n[1]] : 0.f);
+        d += v[i] - (c.n[3] ? v[c.n[3]] : 0.f);
+        d += w[i] - (c.n[5] ? w[c.n[5]] : 0.f);
+        out[i] = d;
+    }
+};
+
+/// Subtracts the pressure gradient from the +x, +y, +z faces of voxel i; wall faces get 0.
+template <bool FromBox>
+struct SubtractGradient {
+    const float* p;
+    float *u, *v, *w;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        const float pi = p[i];
+        u[i] = c.n[2] ? u[i] - (p[c.n[2]] - pi) : 0.f;
+        v[i] = c.n[4] ? v[i] - (p[c.n[4]] - pi) : 0.f;
+        w[i] = c.n[6] ? w[i] - (p[c.n[6]] - pi) : 0.f;
+    }
+};
+
+/// Cell-centred velocity: the mean of each axis's two faces (a wall face counts 0).
+template <bool FromBox>
+struct CentresFromFaces {
+    const float *u, *v, *w;
+    float *cu, *cv, *cw;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        cu[i] = 0.5f * (u[i] + (c.n[1] ? u[c.n[1]] : 0.f));
+        cv[i] = 0.5f * (v[i] + (c.n[3] ? v[c.n[3]] : 0.f));
+        cw[i] = 0.5f * (w[i] + (c.n[5] ? w[c.n[5]] : 0.f));
+    }
+};
+
+/// Face velocity: the mean of the two voxels sharing the face; 0 at walls.
+template <bool FromBox>
+struct FacesFromCentres {
+    const float *cu, *cv, *cw;
+    float *u, *v, *w;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        u[i] = c.n[2] ? 0.5f * (cu[i] + cu[c.n[2]]) : 0.f;
+        v[i] = c.n[4] ? 0.5f * (cv[i] + cv[c.n[4]]) : 0.f;
+        w[i] = c.n[6] ? 0.5f * (cw[i] + cw[c.n[6]]) : 0.f;
+    }
+};
+
+/// Channels moved by semi-Lagrangian advection: density, temperature, centred velocity.
+inline constexpr int AdvectedChannels = 5;
+
+/// Semi-Lagrangian advection of up to five channels by the centred velocity (cu, cv, cw) over
+/// one substep: the departure point i - dt*vel/h lies within one voxel of i (the caller keeps
+/// the CFL number <= 1), so trilinear interpolation takes its 8 weights from the 27 box taps.
+/// Inactive taps read the voxel's own value. Needs a box resolver.
+struct Advect {
+    const float* cu;
+    const float* cv;
+    const float* cw;
+    float dtOverH;
+    int channels;
+    const float* in[AdvectedChannels];
+    float* out[AdvectedChannels];
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        float wx[3], wy[3], wz[3];
+        axisWeights(-dtOverH * cu[i], wx);
+        axisWeights(-dtOverH * cv[i], wy);
+        axisWeights(-dtOverH * cw[i], wz);
+        float acc[AdvectedChannels] = {};
+        taps([&](int tap, uint64_t n) {
+            const float weight = wx[tap / 9] * wy[(tap / 3) % 3] * wz[tap % 3];
+            const uint64_t src = n ? n : i;
+            for (int ch = 0; ch < AdvectedChannels; ++ch)
+                if (ch < channels) acc[ch] += weight * in[ch][src];
+        });
+        for (int ch = 0; ch < AdvectedChannels; ++ch)
+            if (ch < channels) out[ch][i] = acc[ch];
+    }
+    /// Linear weights over offsets -1, 0, +1 of a point at offset d in [-1, 1].
+    __hostdev__ static void axisWeights(float d, float (&wt)[3])
+    {
+        d = d < -1.f ? -1.f : (d > 1.f ? 1.f : d);
+        if (d < 0.f) {
+            wt[0] = -d, wt[1] = 1.f + d, wt[2] = 0.f;
+        } else {
+            wt[0] = 0.f, wt[1] = 1.f - d, wt[2] = d;
+        }
+    }
+};
+
+// ----------------------------------------------------------------- element-wise bodies
+
+struct Fill {
+    float* x;
+    float value;
+    __hostdev__ void operator()(uint64_t i) const { x[i] = value; }
+};
+struct Copy {
+    const float* x;
+    float* y;
+    __hostdev__ void operator()(uint64_t i) const { y[i] = x[i]; }
+};
+/// y = x + a*y  (CG's search-direction update)
+struct XPlusAY {
+    const float* x;
+    float* y;
+    float a;
+    __hostdev__ void operator()(uint64_t i) const { y[i] = x[i] + a * y[i]; }
+};
+/// y += a*x
+struct AXPlusY {
+    const float* x;
+    float* y;
+    float a;
+    __hostdev__ void operator()(uint64_t i) const { y[i] += a * x[i]; }
+};
+/// y = x - y
+struct XMinusY {
+    const float* x;
+    float* y;
+    __hostdev__ void operator()(uint64_t i) const { y[i] = x[i] - y[i]; }
+};
+/// z = r / diag (Jacobi), 0 where diag is 0
+struct JacobiApply {
+    const float* r;
+    const float* diag;
+    float* z;
+    float shift; ///< added to diag (1 for the heat matrix I + c*(-L) scaled; 0 for Poisson)
+    float scale; ///< diag multiplier
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        const float d = shift + scale * diag[i];
+        z[i] = d != 0.f ? r[i] / d : 0.f;
+    }
+};
+/// Zeroes x where mask is set (fixed unknowns take no part in the solve).
+struct ZeroWhere {
+    const float* mask;
+    float* x;
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        if (mask[i] != 0.f) x[i] = 0.f;
+    }
+};
+/// Where mask is set, y = value[i] (fixed temperatures, emitters).
+struct SetWhere {
+    const float* mask;
+    const float* value;
+    float* y;
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        if (mask[i] != 0.f) y[i] = value[i];
+    }
+};
+/// Emitter: density and temperature raised to the emitter's values inside it.
+struct Emit {
+    const float* emitter; ///< 0 outside, 1 inside
+    float* density;
+    float* temperature;
+    float densityValue, temperatureValue;
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        const float e = emitter[i];
+        if (e != 0.f) {
+            density[i] = density[i] > densityValue ? density[i] : densityValue;
+            temperature[i] = temperature[i] > temperatureValue ? temperature[i] : temperatureValue;
+        }
+    }
+};
+/// Buoyancy on the centred y velocity: dt * (buoyancy*T - weight*density).
+struct Buoyancy {
+    const float* density;
+    const float* temperature;
+    float* cv;
+    float dtBuoyancy, dtWeight;
+    __hostdev__ void operator()(uint64_t i) const { cv[i] += dtBuoyancy * temperature[i] - dtWeight * density[i]; }
+};
+/// Sources' fixed temperatures into the RHS of the implicit heat solve: b_i += c * sum of fixed
+/// neighbours' T (their coupling moved to the right-hand side keeps the matrix symmetric).
+template <bool FromBox>
+struct FixedNeighbourRhs {
+    const float* t;
+    const float* fixed;
+    float* b;
+    float c;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto cr = gatherCross<FromBox>(taps);
+        if (fixed[i] != 0.f) {
+            b[i] = 0.f;
+            return;
+        }
+        float s = 0.f;
+        for (int k = 1; k < CrossTapCount; ++k)
+            if (cr.n[k] && fixed[cr.n[k]] != 0.f) s += t[cr.n[k]];
+        b[i] = t[i] + c * s;
+    }
+};
+
+} // namespace vbm::solver

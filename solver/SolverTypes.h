@@ -1,0 +1,70 @@
+// The solver's public vocabulary: backends, resolver choices, parameters, timings, memory.
+#pragma once
+
+#include "vbm/Resolver.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vbm {
+
+enum class Backend { Cpu, Cuda };
+enum class SimulationKind { Heat, Smoke };
+enum class HeatScheme { Explicit, Implicit };
+
+inline const char* backendName(Backend b) { return b == Backend::Cuda ? "cuda" : "cpu"; }
+
+/// Which resolver each step kind uses, and the block width (128 or 512).
+struct StencilChoice {
+    /// Laplacian-type steps (diffusion, divergence, Poisson matrix-vector product, gradient,
+    /// face/centre averaging): any of the seven.
+    Resolver laplacian = Resolver::computeCrossStencilCached;
+    /// Advection: a box resolver (NanoVDB13 or one of our four).
+    Resolver advection = Resolver::forEachBoxStencilCached;
+    int log2BlockWidth = 7;
+};
+
+struct SimulationParams {
+    double dt = 1.0;        ///< time step (seconds)
+    double voxelSize = 1.0; ///< h
+    // heat
+    double alpha = 1.0; ///< diffusivity
+    HeatScheme scheme = HeatScheme::Explicit;
+    // smoke
+    double buoyancy = 0.5; ///< upward acceleration per unit temperature
+    double weight = 0.1;   ///< downward acceleration per unit density
+    double emitDensity = 1.0;
+    double emitTemperature = 1.0;
+    double maxCfl = 1.0; ///< advection substeps keep the CFL number at most this (<= 1)
+    // linear solves
+    double cgTolerance = 1e-5; ///< relative residual ||r|| / ||b||
+    int cgMaxIterations = 500;
+};
+
+/// One timed phase of a step.
+struct PhaseTiming {
+    std::string name;
+    double ms = 0;
+    int iterations = -1;  ///< CG solves: iterations
+    double residual = -1; ///< CG solves: final relative residual
+};
+
+struct StepReport {
+    std::vector<PhaseTiming> phases;
+    double totalMs = 0;
+    int substeps = 0;            ///< advection substeps (smoke)
+    double divergenceAfter = -1; ///< max |div u| after projection, relative to max |u| / h (smoke)
+};
+
+/// Bytes the solver holds, on the device for the CUDA backend, on the host for the CPU one.
+struct MemoryReport {
+    uint64_t activeVoxels = 0;
+    uint64_t gridAndVbm = 0;
+    uint64_t fields = 0;
+    uint64_t temporaries = 0;
+    uint64_t total() const { return gridAndVbm + fields + temporaries; }
+    double perVoxel(uint64_t part) const { return activeVoxels ? double(part) / double(activeVoxels) : 0; }
+};
+
+} // namespace vbm

@@ -1,0 +1,134 @@
+// Every resolver and both block widths give bitwise the same fields after N steps (CPU here;
+// the Gpu variant runs on the CUDA backend and is skipped without a GPU), and switching the
+// resolver between steps changes nothing.
+#include "Solver.h"
+
+#include <gtest/gtest.h>
+
+using namespace vbm;
+
+namespace {
+
+Scene smallSmoke()
+{
+    return parseScene("kind smoke\ndomain sphere 0 12 0 12\nremove sphere 0 14 0 3\nemitter sphere 0 4 0 3\n"
+                      "buoyancy 0.5\nweight 0.05\ndt 1\ncg_tolerance 1e-5\ncg_max_iterations 300\n",
+                      "small smoke");
+}
+Scene smallHeat(bool implicit)
+{
+    return parseScene(std::string("kind heat\ndomain shell 30 4\ntemperature gaussian 30 0 0 4 50\n"
+                                  "fixed sphere -30 0 0 3 20\nalpha 1\n") +
+                          (implicit ? "scheme implicit\ndt 2\n" : "scheme explicit\ndt 0.16\n"),
+                      "small heat");
+}
+
+std::vector<StencilChoice> allChoices(Backend b)
+{
+    std::vector<StencilChoice> out;
+    for (int l : {7, 9})
+        for (Resolver lap : AllResolvers) {
+            if (b == Backend::Cpu && lap == Resolver::NanoVDB13) continue;
+            out.push_back({lap, Resolver::forEachBoxStencilCached, l});
+        }
+    for (int l : {7, 9})
+        for (Resolver adv : AllResolvers) {
+            if (!isBoxResolver(adv) || (b == Backend::Cpu && adv == Resolver::NanoVDB13)) continue;
+            out.push_back({Resolver::computeCrossStencilCached, adv, l});
+        }
+    return out;
+}
+
+std::string name(const StencilChoice& c)
+{
+    return std::string(resolverName(c.laplacian)) + "/" + resolverName(c.advection) + "/w" +
+           std::to_string(1 << c.log2BlockWidth);
+}
+
+void expectSameHashForEveryChoice(const Scene& scene, Backend b, int steps)
+{
+    uint64_t reference = 0;
+    for (const StencilChoice& c : allChoices(b)) {
+        Solver s(scene, b, c);
+        for (int k = 0; k < steps; ++k)
+            s.step();
+        const uint64_t h = s.fieldsHash();
+        if (!reference) reference = h;
+        EXPECT_EQ(h, reference) << name(c);
+    }
+}
+
+bool gpuMissing(std::string& why)
+{
+    why = cudaBackendUnavailableReason();
+    return !why.empty();
+}
+
+} // namespace
+
+TEST(SolverResolvers, HeatExplicitIsBitwiseIdenticalForEveryResolverAndWidth)
+{
+    expectSameHashForEveryChoice(smallHeat(false), Backend::Cpu, 5);
+}
+TEST(SolverResolvers, HeatImplicitIsBitwiseIdenticalForEveryResolverAndWidth)
+{
+    expectSameHashForEveryChoice(smallHeat(true), Backend::Cpu, 3);
+}
+TEST(SolverResolvers, SmokeIsBitwiseIdenticalForEveryResolverAndWidth)
+{
+    expectSameHashForEveryChoice(smallSmoke(), Backend::Cpu, 4);
+}
+
+TEST(SolverResolvers, SwitchingResolversMidRunChangesNothing)
+{
+    const Scene scene = smallSmoke();
+    Solver a(scene, Backend::Cpu), b(scene, Backend::Cpu);
+    const auto choices = allChoices(Backend::Cpu);
+    for (size_t k = 0; k < 6; ++k) {
+        a.step();
+        b.setChoice(choices[(k * 5) % choices.size()]);
+        b.step();
+    }
+    EXPECT_EQ(a.fieldsHash(), b.fieldsHash());
+}
+
+TEST(SolverResolvers, AdvectionRefusesCrossResolvers)
+{
+    Solver s(smallSmoke(), Backend::Cpu);
+    EXPECT_THROW(s.setChoice({Resolver::computeCrossStencilCached, Resolver::computeCrossStencil, 7}),
+                 std::invalid_argument);
+    EXPECT_THROW(s.setChoice({Resolver::NanoVDB13, Resolver::forEachBoxStencilCached, 7}), std::invalid_argument)
+        << "NanoVDB13 is CUDA-only";
+    EXPECT_THROW(s.setChoice({Resolver::computeCrossStencilCached, Resolver::forEachBoxStencilCached, 8}),
+                 std::invalid_argument);
+}
+
+TEST(GpuSolver, BitwiseIdenticalForEveryResolverAndWidthOnTheGpu)
+{
+    std::string why;
+    if (gpuMissing(why)) GTEST_SKIP() << "GPU test skipped: " << why;
+    expectSameHashForEveryChoice(smallSmoke(), Backend::Cuda, 4);
+    expectSameHashForEveryChoice(smallHeat(true), Backend::Cuda, 3);
+    expectSameHashForEveryChoice(smallHeat(false), Backend::Cuda, 5);
+}
+
+// CPU and GPU agree to float tolerance: max difference below 1e-3 of the field's range
+// after a few steps (the reductions and fused multiply-adds differ between them).
+TEST(GpuSolver, AgreesWithTheCpuWithinTolerance)
+{
+    std::string why;
+    if (gpuMissing(why)) GTEST_SKIP() << "GPU test skipped: " << why;
+    for (const Scene& scene : {smallHeat(true), smallHeat(false), smallSmoke()}) {
+        Solver cpu(scene, Backend::Cpu), gpu(scene, Backend::Cuda);
+        for (int k = 0; k < 3; ++k)
+            cpu.step(), gpu.step();
+        for (const auto& f : cpu.fieldNames()) {
+            const auto a = cpu.field(f), b = gpu.field(f);
+            ASSERT_EQ(a.size(), b.size());
+            double range = 0, diff = 0;
+            for (size_t i = 1; i < a.size(); ++i)
+                range = std::max(range, double(std::abs(a[i]))), diff = std::max(diff, double(std::abs(a[i] - b[i])));
+            EXPECT_LE(diff, 1e-3 * std::max(range, 1e-6)) << f;
+        }
+    }
+}
