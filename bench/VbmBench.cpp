@@ -7,6 +7,7 @@
 #include "DeviceRuns.h"
 #include "GridFile.h"
 #include "GridGenerators.h"
+#include "Solver.h"
 #include "TapRuns.h"
 #include "vbm/BuildVoxelBlockManager.h"
 #include "vbm/Resolver.h"
@@ -57,6 +58,12 @@ options:
   --warmup N           warm-up rounds (default 15)
   --no-decode          skip the decode-alone table (widths 64/128/256/512)
   --json FILE          write every number as JSON
+  --solver SCENE       instead: time full solver steps of a scene (built-in name or
+                       .scene file) on the GPU, the default resolvers against
+                       computeBoxStencil everywhere, stepping the two in turns from the
+                       same state and checking their fields stay bitwise identical
+  --steps N            solver steps per configuration (default 30, at least 5; the
+                       first 3 are warm-up)
   -h, --help           this text
 
 exit codes: 0 done and all outputs identical, 1 an output differed or a run failed,
@@ -70,6 +77,8 @@ struct Options {
     int rounds = 50, warmup = 15;
     bool decode = true;
     std::string json;
+    std::string solverScene; ///< --solver: time full solver steps of this scene instead
+    int steps = 30;
 };
 
 struct UsageError : std::runtime_error {
@@ -133,6 +142,10 @@ Options parseOptions(int argc, char** argv, bool& help)
             o.decode = false;
         else if (a == "--json")
             o.json = value();
+        else if (a == "--solver")
+            o.solverScene = value();
+        else if (a == "--steps")
+            o.steps = parseInt(a, value(), 5);
         else
             throw UsageError("unknown option '" + a + "'");
     }
@@ -263,6 +276,66 @@ std::string jsonEscape(const std::string& s)
 
 const char* resolution(Resolver r) { return vbm::isCachedResolver(r) ? "cached table" : "tree walk"; }
 
+/// Times whole solver steps: default resolvers vs computeBoxStencil for every step kind.
+int runSolverComparison(const Options& opt)
+{
+    const vbm::Scene scene = vbm::loadScene(opt.solverScene);
+    const vbm::StencilChoice fast{}; // computeCrossStencilCached + forEachBoxStencilCached, w128
+    const vbm::StencilChoice base{Resolver::computeBoxStencil, Resolver::computeBoxStencil, 7};
+    vbm::Solver a(scene, vbm::Backend::Cuda, fast), b(scene, vbm::Backend::Cuda, base);
+    const vbm::MemoryReport mem = a.memory();
+    std::printf("# vbm-bench --solver %s\n\ndevice: %s; commit %s; %llu active voxels, %llu blocks of 128; "
+                "%.1f B/voxel on the device (grid+VBM %.1f, fields %.1f, temporaries %.1f)\n\n",
+                opt.solverScene.c_str(), vbm::cuda::cudaDeviceDescription().c_str(), VBM_GIT_COMMIT,
+                (unsigned long long)a.activeVoxels(), (unsigned long long)a.blockCount(), mem.perVoxel(mem.total()),
+                mem.perVoxel(mem.gridAndVbm), mem.perVoxel(mem.fields), mem.perVoxel(mem.temporaries));
+    std::map<std::string, std::vector<float>> ms[2];
+    std::vector<float> total[2];
+    std::vector<int> iterations;
+    double maxDiv = 0;
+    for (int k = 0; k < opt.steps; ++k) {
+        for (int v = 0; v < 2; ++v) {
+            const vbm::StepReport& r = (v ? b : a).step();
+            if (k < 3) continue;
+            total[v].push_back(float(r.totalMs));
+            for (const auto& p : r.phases) {
+                ms[v][p.name].push_back(float(p.ms));
+                if (v == 0 && p.iterations >= 0) iterations.push_back(p.iterations);
+            }
+            if (r.divergenceAfter > maxDiv) maxDiv = r.divergenceAfter;
+        }
+        std::fprintf(stderr, "\r[vbm-bench] solver step %d/%d   ", k + 1, opt.steps);
+    }
+    std::fprintf(stderr, "\n");
+    const bool same = a.fieldsHash() == b.fieldsHash();
+    std::printf("| phase | default (computeCrossStencilCached + forEachBoxStencilCached) ms | computeBoxStencil "
+                "everywhere ms | ratio |\n|---|---|---|---|\n");
+    for (const auto& [name, v] : ms[0]) {
+        const Stats s0 = stats(v), s1 = stats(ms[1][name]);
+        std::printf("| %s | %s (%s-%s) | %s (%s-%s) | %.2fx |\n", name.c_str(), fmt(s0.median, 3).c_str(),
+                    fmt(s0.min, 3).c_str(), fmt(s0.max, 3).c_str(), fmt(s1.median, 3).c_str(), fmt(s1.min, 3).c_str(),
+                    fmt(s1.max, 3).c_str(), s1.median / s0.median);
+    }
+    const Stats t0 = stats(total[0]), t1 = stats(total[1]);
+    std::printf("| **step** | **%s** (%s-%s) | **%s** (%s-%s) | **%.2fx** |\n\n", fmt(t0.median, 3).c_str(),
+                fmt(t0.min, 3).c_str(), fmt(t0.max, 3).c_str(), fmt(t1.median, 3).c_str(), fmt(t1.min, 3).c_str(),
+                fmt(t1.max, 3).c_str(), t1.median / t0.median);
+    std::vector<float> it(iterations.begin(), iterations.end());
+    const Stats its = stats(it);
+    std::printf("%d timed steps each (after 3 warm-up), in turns; pressure CG iterations per step: median %.0f "
+                "(%.0f-%.0f), tolerance %.0e relative; max |div u| / max |u| after projection: %.1e\n",
+                opt.steps - 3, its.median, its.min, its.max, a.params().cgTolerance, maxDiv);
+    std::printf("Fields bitwise identical between the two after %d steps: %s\n", opt.steps, same ? "yes" : "NO");
+    if (!opt.json.empty()) {
+        std::ofstream js(opt.json);
+        js << "{\"scene\": \"" << jsonEscape(opt.solverScene) << "\", \"commit\": \"" << VBM_GIT_COMMIT
+           << "\", \"activeVoxels\": " << a.activeVoxels() << ", \"bytesPerVoxel\": " << mem.perVoxel(mem.total())
+           << ", \"defaultStepMs\": " << t0.median << ", \"computeBoxStencilStepMs\": " << t1.median
+           << ", \"cgIterationsMedian\": " << its.median << ", \"identical\": " << (same ? "true" : "false") << "}\n";
+    }
+    return same ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -293,6 +366,17 @@ int main(int argc, char** argv)
     if (!why.empty()) {
         std::fprintf(stderr, "vbm-bench: needs a CUDA GPU, and this machine has %s\n", why.c_str());
         return 2;
+    }
+    if (!opt.solverScene.empty()) {
+        try {
+            return runSolverComparison(opt);
+        } catch (const vbm::SceneError& e) {
+            std::fprintf(stderr, "vbm-bench: %s\n", e.what());
+            return 2;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "vbm-bench: %s\n", e.what());
+            return 1;
+        }
     }
     try {
         std::vector<BenchGrid> grids;
