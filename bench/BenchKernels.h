@@ -10,6 +10,8 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <stdexcept>
+#include <type_traits>
 
 namespace bench {
 
@@ -20,6 +22,25 @@ inline bool isChannelChoice(int c)
     for (int x : ChannelChoices)
         if (x == c) return true;
     return false;
+}
+
+/// Calls f(std::integral_constant<int, C>) for a channel count in ChannelChoices.
+template <typename F>
+decltype(auto) withChannels(int channels, F&& f)
+{
+    switch (channels) {
+    case 1:
+        return f(std::integral_constant<int, 1>{});
+    case 2:
+        return f(std::integral_constant<int, 2>{});
+    case 4:
+        return f(std::integral_constant<int, 4>{});
+    case 8:
+        return f(std::integral_constant<int, 8>{});
+    case 16:
+        return f(std::integral_constant<int, 16>{});
+    }
+    throw std::invalid_argument("channels must be 1, 2, 4, 8 or 16");
 }
 
 /// A sparse problem on the device: grid, VBM metadata (for one width) and sidecar channels.

@@ -13,24 +13,6 @@ namespace bench {
 
 namespace {
 
-template <typename F>
-decltype(auto) withChannelCount(int channels, F&& f)
-{
-    switch (channels) {
-    case 1:
-        return f(std::integral_constant<int, 1>{});
-    case 2:
-        return f(std::integral_constant<int, 2>{});
-    case 4:
-        return f(std::integral_constant<int, 4>{});
-    case 8:
-        return f(std::integral_constant<int, 8>{});
-    case 16:
-        return f(std::integral_constant<int, 16>{});
-    }
-    throw std::invalid_argument("channels must be 1, 2, 4, 8 or 16");
-}
-
 // One thread per voxel slot of a leaf (512 per block); inactive slots leave at once.
 template <int C, bool Box>
 __global__ void __launch_bounds__(512) accessorConsumer(SparseProblem p)
@@ -183,7 +165,7 @@ __global__ void __launch_bounds__(1 << L) nanovdbDecode(SparseProblem p, uint32_
 
 void launchAccessorConsumer(bool box, const SparseProblem& p, cudaStream_t stream)
 {
-    withChannelCount(p.channels, [&](auto c) {
+    withChannels(p.channels, [&](auto c) {
         if (box)
             accessorConsumer<decltype(c)::value, true><<<p.leafCount, 512, 0, stream>>>(p);
         else
@@ -193,7 +175,7 @@ void launchAccessorConsumer(bool box, const SparseProblem& p, cudaStream_t strea
 
 KernelRef accessorConsumerKernel(bool box, int channels)
 {
-    return withChannelCount(channels, [&](auto c) {
+    return withChannels(channels, [&](auto c) {
         constexpr int C = decltype(c)::value;
         return KernelRef{box ? reinterpret_cast<const void*>(&accessorConsumer<C, true>)
                              : reinterpret_cast<const void*>(&accessorConsumer<C, false>),
@@ -207,7 +189,7 @@ void launchDenseConsumer(bool box, const DenseProblem& p, cudaStream_t stream)
     const dim3 block(DenseBlockX, DenseBlockY);
     const dim3 grid((p.nx + DenseBlockX - 1) / DenseBlockX, (p.ny + DenseBlockY - 1) / DenseBlockY,
                     (p.nz + zChunk - 1) / zChunk);
-    withChannelCount(p.channels, [&](auto c) {
+    withChannels(p.channels, [&](auto c) {
         if (box)
             denseConsumer<decltype(c)::value, true><<<grid, block, 0, stream>>>(p, zChunk);
         else
@@ -217,7 +199,7 @@ void launchDenseConsumer(bool box, const DenseProblem& p, cudaStream_t stream)
 
 KernelRef denseConsumerKernel(bool box, int channels)
 {
-    return withChannelCount(channels, [&](auto c) {
+    return withChannels(channels, [&](auto c) {
         constexpr int C = decltype(c)::value;
         return KernelRef{box ? reinterpret_cast<const void*>(&denseConsumer<C, true>)
                              : reinterpret_cast<const void*>(&denseConsumer<C, false>),

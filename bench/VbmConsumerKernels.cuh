@@ -5,10 +5,9 @@
 #include "BenchKernels.h"
 #include "vbm/CachedStencils.h"
 #include "vbm/DecodeInverseMap.h"
+#include "vbm/NanoVdbReferencePath.cuh"
 #include "vbm/SidecarConsumers.h"
 #include "vbm/TreeWalkStencils.h"
-
-#include <nanovdb/tools/cuda/VoxelBlockManager.cuh>
 
 #include <stdexcept>
 
@@ -31,7 +30,6 @@ template <int L, vbm::Resolver R, int C>
 __global__ void __launch_bounds__(1 << L, minBlocksPerSM<R, L>()) vbmConsumer(SparseProblem p)
 {
     using namespace vbm;
-    constexpr int W = 1 << L;
     const uint64_t b = blockIdx.x;
     const uint32_t slot = threadIdx.x;
     const uint32_t firstLeaf = p.firstLeafID[b];
@@ -41,13 +39,8 @@ __global__ void __launch_bounds__(1 << L, minBlocksPerSM<R, L>()) vbmConsumer(Sp
     uint32_t leafIndex;
     uint16_t voxelOffset;
     if constexpr (R == Resolver::NanoVDB13) {
-        __shared__ uint32_t sLeaf[W];
-        __shared__ uint16_t sVoxel[W];
-        nanovdb::tools::cuda::VoxelBlockManager<W>::decodeInverseMaps(const_cast<IndexGrid*>(p.grid), firstLeaf, jm,
-                                                                      blockFirst, sLeaf, sVoxel);
         uint64_t taps[BoxTapCount];
-        nanovdb::tools::cuda::VoxelBlockManager<W>::computeBoxStencil(p.grid, sLeaf, sVoxel, taps);
-        leafIndex = sLeaf[slot];
+        leafIndex = nanovdbReferenceBoxStencil<L>(p.grid, firstLeaf, jm, blockFirst, taps);
         if (leafIndex == UnusedLeafIndex) return;
         for (int t = 0; t < BoxTapCount; ++t)
             sum(t, taps[t]);
@@ -90,29 +83,11 @@ __global__ void __launch_bounds__(1 << L, minBlocksPerSM<R, L>()) vbmConsumer(Sp
         dst[ch] = sum.acc[ch];
 }
 
-template <int L, typename F>
-decltype(auto) withChannels(int channels, F&& f)
-{
-    switch (channels) {
-    case 1:
-        return f(std::integral_constant<int, 1>{});
-    case 2:
-        return f(std::integral_constant<int, 2>{});
-    case 4:
-        return f(std::integral_constant<int, 4>{});
-    case 8:
-        return f(std::integral_constant<int, 8>{});
-    case 16:
-        return f(std::integral_constant<int, 16>{});
-    }
-    throw std::invalid_argument("channels must be 1, 2, 4, 8 or 16");
-}
-
 template <int L>
 KernelRef vbmConsumerKernelW(vbm::Resolver r, int channels)
 {
     return vbm::withResolver(r, [&](auto tag) {
-        return withChannels<L>(channels, [&](auto c) {
+        return withChannels(channels, [&](auto c) {
             return KernelRef{reinterpret_cast<const void*>(&vbmConsumer<L, decltype(tag)::value, decltype(c)::value>),
                              1 << L};
         });
@@ -123,7 +98,7 @@ template <int L>
 void launchVbmConsumerW(vbm::Resolver r, const SparseProblem& p, cudaStream_t stream)
 {
     vbm::withResolver(r, [&](auto tag) {
-        withChannels<L>(p.channels, [&](auto c) {
+        withChannels(p.channels, [&](auto c) {
             vbmConsumer<L, decltype(tag)::value, decltype(c)::value><<<unsigned(p.blockCount), 1u << L, 0, stream>>>(p);
         });
     });

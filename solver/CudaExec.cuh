@@ -7,9 +7,8 @@
 #include "DeviceArray.h"
 #include "VbmView.h"
 #include "vbm/DecodeInverseMap.h"
+#include "vbm/NanoVdbReferencePath.cuh"
 #include "vbm/ResolverDispatch.h"
-
-#include <nanovdb/tools/cuda/VoxelBlockManager.cuh>
 
 #include <vector>
 
@@ -18,20 +17,14 @@ namespace vbm::solver {
 template <int L, Resolver R, typename Body>
 __global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body body)
 {
-    constexpr int W = 1 << L;
     const uint64_t b = blockIdx.x;
     const uint32_t slot = threadIdx.x;
     const uint32_t firstLeaf = v.firstLeafID[b];
     const uint64_t* jm = v.jumpMap + b * BlockLayout<L>::JumpMapLength;
     const uint64_t blockFirst = v.firstOffset + (b << L);
     if constexpr (R == Resolver::NanoVDB13) {
-        __shared__ uint32_t sLeaf[W];
-        __shared__ uint16_t sVoxel[W];
-        nanovdb::tools::cuda::VoxelBlockManager<W>::decodeInverseMaps(const_cast<IndexGrid*>(v.grid), firstLeaf, jm,
-                                                                      blockFirst, sLeaf, sVoxel);
-        if (sLeaf[slot] == UnusedLeafIndex) return;
         uint64_t taps[BoxTapCount];
-        nanovdb::tools::cuda::VoxelBlockManager<W>::computeBoxStencil(v.grid, sLeaf, sVoxel, taps);
+        if (nanovdbReferenceBoxStencil<L>(v.grid, firstLeaf, jm, blockFirst, taps) == UnusedLeafIndex) return;
         body(blockFirst + slot, [&](auto&& f) {
             for (int t = 0; t < BoxTapCount; ++t)
                 f(t, taps[t]);

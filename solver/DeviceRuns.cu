@@ -5,6 +5,7 @@
 #include "vbm/BuildVoxelBlockManager.cuh"
 #include "vbm/CachedStencils.h"
 #include "vbm/DecodeInverseMap.h"
+#include "vbm/NanoVdbReferencePath.cuh"
 #include "vbm/ResolverDispatch.h"
 #include "vbm/SidecarConsumers.h"
 #include "vbm/TreeWalkStencils.h"
@@ -61,11 +62,7 @@ __global__ void resolveTapsKernel(const IndexGrid* grid, const uint32_t* firstLe
     auto& dstArray = *reinterpret_cast<uint64_t(*)[T]>(dst);
 
     if constexpr (R == Resolver::NanoVDB13) {
-        __shared__ uint32_t sLeaf[W];
-        __shared__ uint16_t sVoxel[W];
-        NanoVbm<L>::decodeInverseMaps(const_cast<IndexGrid*>(grid), firstLeaf, jm, firstOffset + (b << L), sLeaf,
-                                      sVoxel);
-        NanoVbm<L>::computeBoxStencil(grid, sLeaf, sVoxel, dst);
+        nanovdbReferenceBoxStencil<L>(grid, firstLeaf, jm, firstOffset + (b << L), dstArray);
     } else if constexpr (isCachedResolver(R)) {
         __shared__ ResolverTable<R> table;
         uint32_t leafIndex;
@@ -97,7 +94,6 @@ template <int L, Resolver R, int C, bool Laplacian>
 __global__ void consumerKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
                                uint64_t firstOffset, const float* sidecar, float* out)
 {
-    constexpr int W = BlockLayout<L>::BlockWidth;
     const uint64_t b = blockIdx.x;
     const uint32_t slot = threadIdx.x;
     const uint32_t firstLeaf = firstLeafID[b];
@@ -114,13 +110,8 @@ __global__ void consumerKernel(const IndexGrid* grid, const uint32_t* firstLeafI
             sum(tap, i);
     };
     if constexpr (R == Resolver::NanoVDB13) {
-        __shared__ uint32_t sLeaf[W];
-        __shared__ uint16_t sVoxel[W];
-        NanoVbm<L>::decodeInverseMaps(const_cast<IndexGrid*>(grid), firstLeaf, jm, firstOffset + (b << L), sLeaf,
-                                      sVoxel);
         uint64_t taps[27];
-        NanoVbm<L>::computeBoxStencil(grid, sLeaf, sVoxel, taps);
-        leafIndex = sLeaf[slot];
+        leafIndex = nanovdbReferenceBoxStencil<L>(grid, firstLeaf, jm, firstOffset + (b << L), taps);
         if (leafIndex != UnusedLeafIndex)
             for (int t = 0; t < 27; ++t)
                 consume(t, taps[t]);
