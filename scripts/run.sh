@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Sets up what is missing, builds, and runs the main program. Until the vbm-fluid app
-# exists that is vbm-check on the built-in sphere shell; arguments are passed on.
+# Sets up what is missing, builds, and runs the main program, vbm-fluid. Until the window
+# and renderer exist it runs headless: the default scene for 100 frames (smoke-plume on a
+# GPU, heat-shell on the CPU), then a timing table. Arguments replace those defaults.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 vbm_build -DBUILD_TESTING=OFF
-exec "$root/build/bin/vbm-check" "$@"
+if [ $# -eq 0 ]; then set -- --headless --frames 100; fi
+exec "$root/build/bin/vbm-fluid" "$@"

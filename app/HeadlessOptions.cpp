@@ -1,0 +1,107 @@
+// vbm-fluid's command line (see HeadlessOptions.h).
+#include "HeadlessOptions.h"
+
+#include <cstdlib>
+
+namespace vbm::app {
+
+const char* Usage = R"(usage: vbm-fluid [options]
+
+Sparse-grid heat diffusion and smoke on NanoVDB's VoxelBlockManager. Every stencil step goes
+through a selectable resolver; the results are bitwise the same whichever is chosen, only
+the time changes. The interactive window and the renderer are not built yet: vbm-fluid runs
+headless and reports timings.
+
+options:
+  --headless              run without a window (the only mode for now)
+  --frames N              simulation steps to run (default 100)
+  --scene NAME|FILE       a built-in scene (heat-shell, heat-block, smoke-plume,
+                          smoke-plume-4m) or a .scene file (assets/scenes/README.md);
+                          default: smoke-plume on CUDA, heat-shell on the CPU
+  --backend cuda|cpu      where to run (default: cuda when a GPU is usable, else cpu)
+  --resolver NAME|all     resolver for the Laplacian-type steps (and for advection when it
+                          is a box resolver): NanoVDB13 (CUDA only), computeBoxStencil,
+                          forEachBoxStencil, computeBoxStencilCached,
+                          forEachBoxStencilCached, computeCrossStencil,
+                          computeCrossStencilCached (default); all = every one in turn,
+                          frame by frame from the same state, checked bitwise identical
+  --advection-resolver NAME  a box resolver for advection (default forEachBoxStencilCached)
+  --block-width 128|512   VBM block width (default 128)
+  --render none           no image (an offscreen render comes with the renderer)
+  --timings FILE          per-frame, per-phase timings as .csv or .json
+  --seed N                recorded in the timings (the built-in scenes are deterministic)
+  -h, --help              this text
+
+exit codes: 0 done, 1 a run failed (or --resolver all saw fields differ), 2 bad usage or input
+)";
+
+namespace {
+
+int number(const std::string& flag, const std::string& v, long lo, long hi)
+{
+    char* end = nullptr;
+    const long x = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end || x < lo || x > hi)
+        throw UsageError(flag + " takes a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                         ", got '" + v + "'");
+    return int(x);
+}
+
+Resolver resolver(const std::string& flag, const std::string& v)
+{
+    if (auto r = parseResolver(v)) return *r;
+    std::string names;
+    for (Resolver r : AllResolvers) names += (names.empty() ? "" : ", ") + std::string(resolverName(r));
+    throw UsageError(flag + ": unknown resolver '" + v + "' (one of " + names + ")");
+}
+
+} // namespace
+
+Options parseOptions(int argc, char** argv)
+{
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw UsageError(a + " needs a value");
+            return argv[++i];
+        };
+        if (a == "-h" || a == "--help") o.help = true;
+        else if (a == "--headless") o.headless = true;
+        else if (a == "--frames") o.frames = number(a, value(), 1, 10000000);
+        else if (a == "--scene") o.scene = value();
+        else if (a == "--backend") {
+            const std::string v = value();
+            if (v == "cuda") o.backend = Backend::Cuda;
+            else if (v == "cpu") o.backend = Backend::Cpu;
+            else throw UsageError("--backend must be cuda or cpu, got '" + v + "'");
+        } else if (a == "--resolver") {
+            const std::string v = value();
+            if (v == "all") o.allResolvers = true;
+            else o.resolver = resolver(a, v);
+        } else if (a == "--advection-resolver") {
+            o.advection = resolver(a, value());
+            if (!isBoxResolver(*o.advection))
+                throw UsageError("--advection-resolver needs a box resolver, not " +
+                                 std::string(resolverName(*o.advection)));
+        } else if (a == "--block-width") {
+            const std::string v = value();
+            if (v == "128") o.log2BlockWidth = 7;
+            else if (v == "512") o.log2BlockWidth = 9;
+            else throw UsageError("--block-width must be 128 or 512, got '" + v + "'");
+        } else if (a == "--render") {
+            o.render = value();
+            if (o.render != "none")
+                throw UsageError("--render " + o.render + ": only 'none' exists until the renderer is built");
+        } else if (a == "--timings") {
+            o.timings = value();
+            const bool csv = o.timings.size() > 4 && o.timings.substr(o.timings.size() - 4) == ".csv";
+            const bool json = o.timings.size() > 5 && o.timings.substr(o.timings.size() - 5) == ".json";
+            if (!csv && !json) throw UsageError("--timings FILE must end in .csv or .json, got '" + o.timings + "'");
+        } else if (a == "--seed") o.seed = uint64_t(number(a, value(), 0, 2147483647));
+        else throw UsageError("unknown option '" + a + "'");
+    }
+    return o;
+}
+
+} // namespace vbm::app

@@ -1,0 +1,36 @@
+// vbm-fluid's command line.
+#pragma once
+
+#include "SolverTypes.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vbm::app {
+
+/// A bad flag or value: one line, exit code 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Options {
+    bool help = false;
+    bool headless = false;
+    int frames = 100;
+    std::string scene;                  ///< built-in name or .scene file; "" = the backend's default
+    std::optional<Backend> backend;     ///< unset: CUDA when a GPU is usable, else the CPU
+    bool allResolvers = false;          ///< --resolver all: every resolver in turn, frame by frame
+    std::optional<Resolver> resolver;   ///< --resolver NAME: Laplacian-type steps (and advection if a box one)
+    std::optional<Resolver> advection;  ///< --advection-resolver NAME
+    int log2BlockWidth = 7;
+    std::string render = "none";
+    std::string timings;                ///< .csv or .json
+    uint64_t seed = 1;
+};
+
+Options parseOptions(int argc, char** argv);
+extern const char* Usage;
+
+} // namespace vbm::app

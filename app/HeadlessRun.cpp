@@ -1,0 +1,181 @@
+// The headless run (see HeadlessRun.h).
+#include "HeadlessRun.h"
+
+#include "Solver.h"
+#include "vbm/HostBlockExecutor.h"
+#if VBM_HAVE_CUDA
+#include "DeviceRuns.h"
+#endif
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+
+namespace vbm::app {
+
+namespace {
+
+struct Config {
+    std::string name;
+    StencilChoice choice;
+};
+
+std::vector<Config> configurations(const Options& o, Backend backend)
+{
+    std::vector<Config> out;
+    const StencilChoice defaults;
+    if (o.allResolvers) {
+        for (Resolver r : AllResolvers) {
+            if (r == Resolver::NanoVDB13 && backend == Backend::Cpu) continue;
+            StencilChoice c{r, o.advection.value_or(isBoxResolver(r) ? r : defaults.advection), o.log2BlockWidth};
+            out.push_back({resolverName(r), c});
+        }
+        return out;
+    }
+    StencilChoice c = defaults;
+    c.log2BlockWidth = o.log2BlockWidth;
+    if (o.resolver) {
+        c.laplacian = *o.resolver;
+        if (isBoxResolver(*o.resolver)) c.advection = *o.resolver;
+    }
+    if (o.advection) c.advection = *o.advection;
+    if (backend == Backend::Cpu && (c.laplacian == Resolver::NanoVDB13 || c.advection == Resolver::NanoVDB13))
+        throw UsageError("NanoVDB13 is NanoVDB's CUDA-only reference path: use --backend cuda or another resolver");
+    out.push_back({resolverName(c.laplacian), c});
+    return out;
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const double x = p * double(v.size() - 1);
+    const size_t i = size_t(x);
+    return i + 1 < v.size() ? v[i] + (x - double(i)) * (v[i + 1] - v[i]) : v[i];
+}
+
+struct Row {
+    int frame;
+    std::string config, phase;
+    double ms;
+    int iterations;
+    double residual;
+};
+
+void writeTimings(const std::string& path, const std::vector<Row>& rows, const Options& o, const std::string& scene,
+                  Backend backend)
+{
+    std::ofstream f(path);
+    if (!f) throw std::runtime_error("cannot write the timings file " + path);
+    const bool json = path.size() > 5 && path.substr(path.size() - 5) == ".json";
+    if (json) {
+        f << "{\"scene\": \"" << scene << "\", \"backend\": \"" << backendName(backend) << "\", \"seed\": " << o.seed
+          << ", \"rows\": [\n";
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const Row& r = rows[i];
+            f << "  {\"frame\": " << r.frame << ", \"resolver\": \"" << r.config << "\", \"phase\": \"" << r.phase
+              << "\", \"ms\": " << r.ms;
+            if (r.iterations >= 0) f << ", \"iterations\": " << r.iterations << ", \"residual\": " << r.residual;
+            f << "}" << (i + 1 < rows.size() ? ",\n" : "\n");
+        }
+        f << "]}\n";
+    } else {
+        f << "frame,resolver,phase,ms,iterations,residual\n";
+        for (const Row& r : rows)
+            f << r.frame << "," << r.config << "," << r.phase << "," << r.ms << ","
+              << (r.iterations >= 0 ? std::to_string(r.iterations) : "") << ","
+              << (r.iterations >= 0 ? std::to_string(r.residual) : "") << "\n";
+    }
+    if (!f) throw std::runtime_error("writing the timings file " + path + " failed");
+}
+
+} // namespace
+
+int runHeadless(const Options& o)
+{
+    std::string cudaWhy = cudaBackendUnavailableReason();
+    Backend backend = cudaWhy.empty() ? Backend::Cuda : Backend::Cpu;
+    if (o.backend) {
+        if (*o.backend == Backend::Cuda && !cudaWhy.empty())
+            throw UsageError("--backend cuda: the CUDA backend cannot run here (" + cudaWhy + ")");
+        backend = *o.backend;
+    }
+    const std::string sceneName = !o.scene.empty() ? o.scene : backend == Backend::Cuda ? "smoke-plume" : "heat-shell";
+    const std::vector<Config> configs = configurations(o, backend);
+    const Scene scene = loadScene(sceneName);
+
+    std::string device = "CPU, " + std::to_string(hostThreadCount()) + " threads";
+#if VBM_HAVE_CUDA
+    if (backend == Backend::Cuda) device = cuda::cudaDeviceDescription();
+#endif
+    std::vector<std::unique_ptr<Solver>> solvers;
+    for (const Config& c : configs) solvers.push_back(std::make_unique<Solver>(scene, backend, c.choice));
+    const Solver& first = *solvers.front();
+    const MemoryReport mem = first.memory();
+    std::printf("vbm-fluid (headless)\n  device:     %s\n  backend:    %s\n  render:     none\n", device.c_str(),
+                backendName(backend));
+    std::printf("  scene:      %s (%s), %llu active voxels, %llu blocks of %d\n", scene.name.c_str(),
+                scene.kind == SimulationKind::Heat ? "heat" : "smoke", (unsigned long long)first.activeVoxels(),
+                (unsigned long long)first.blockCount(), 1 << o.log2BlockWidth);
+    std::printf("  memory:     %.1f B per voxel (grid+VBM %.1f, fields %.1f, temporaries %.1f) per configuration\n",
+                mem.perVoxel(mem.total()), mem.perVoxel(mem.gridAndVbm), mem.perVoxel(mem.fields),
+                mem.perVoxel(mem.temporaries));
+    for (const Config& c : configs)
+        std::printf("  resolvers:  Laplacian-type %s, advection %s\n", resolverName(c.choice.laplacian),
+                    resolverName(c.choice.advection));
+    if (configs.size() > 1)
+        std::printf("  A/B:        %zu configurations step in turns, frame by frame, from the same initial state;\n"
+                    "              their fields are compared bitwise after every frame\n",
+                    configs.size());
+    std::printf("  frames:     %d\n\n", o.frames);
+    std::fflush(stdout);
+
+    std::vector<Row> rows;
+    bool identical = true;
+    int firstDifference = -1;
+    for (int frame = 0; frame < o.frames; ++frame) {
+        double lastMs = 0;
+        for (size_t k = 0; k < solvers.size(); ++k) {
+            const StepReport& r = solvers[k]->step();
+            for (const auto& p : r.phases) rows.push_back({frame, configs[k].name, p.name, p.ms, p.iterations, p.residual});
+            rows.push_back({frame, configs[k].name, "step", r.totalMs, -1, 0});
+            lastMs = r.totalMs;
+        }
+        if (solvers.size() > 1) {
+            const uint64_t h = solvers[0]->fieldsHash();
+            for (size_t k = 1; k < solvers.size(); ++k)
+                if (solvers[k]->fieldsHash() != h && identical) identical = false, firstDifference = frame;
+        }
+        std::fprintf(stderr, "\r[vbm-fluid] frame %d/%d, last step %.2f ms   ", frame + 1, o.frames, lastMs);
+    }
+    std::fprintf(stderr, "\n");
+
+    // Summary: per configuration and phase, median and 95th percentile.
+    std::vector<std::string> phases;
+    for (const Row& r : rows)
+        if (std::find(phases.begin(), phases.end(), r.phase) == phases.end()) phases.push_back(r.phase);
+    std::printf("| resolver | phase | median ms | p95 ms |\n|---|---|---|---|\n");
+    for (const Config& c : configs) {
+        for (const std::string& phase : phases) {
+            std::vector<double> v;
+            for (const Row& r : rows)
+                if (r.config == c.name && r.phase == phase) v.push_back(r.ms);
+            if (v.empty()) continue;
+            const double med = percentile(v, 0.5);
+            std::printf("| %s | %s | %.3f | %.3f |\n", c.name.c_str(), phase.c_str(), med, percentile(v, 0.95));
+            if (phase == "step") std::printf("| %s | frames per second | %.1f | |\n", c.name.c_str(), 1000.0 / med);
+        }
+    }
+    if (solvers.size() > 1)
+        std::printf("\nFields bitwise identical across all %zu resolvers after every frame: %s\n", solvers.size(),
+                    identical ? "yes" : ("NO (first difference after frame " + std::to_string(firstDifference) + ")").c_str());
+    if (!o.timings.empty()) {
+        writeTimings(o.timings, rows, o, scene.name, backend);
+        std::printf("timings: %s (%zu rows)\n", o.timings.c_str(), rows.size());
+    }
+    return identical ? 0 : 1;
+}
+
+} // namespace vbm::app

@@ -1,0 +1,44 @@
+// vbm-fluid: the simulator's entry point. Until the window and renderer exist, every run is
+// headless (without --headless it says so and runs headless).
+#include "HeadlessOptions.h"
+#include "HeadlessRun.h"
+#include "Scene.h"
+
+#include <cstdio>
+#include <new>
+
+int main(int argc, char** argv)
+{
+    using namespace vbm::app;
+    Options o;
+    try {
+        o = parseOptions(argc, argv);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "vbm-fluid: %s (see vbm-fluid --help)\n", e.what());
+        return 2;
+    }
+    if (o.help) {
+        std::fputs(Usage, stdout);
+        return 0;
+    }
+    if (!o.headless)
+        std::fprintf(stderr, "vbm-fluid: the interactive window is not built yet; running headless\n");
+    try {
+        return runHeadless(o);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "vbm-fluid: %s\n", e.what());
+        return 2;
+    } catch (const vbm::SceneError& e) {
+        std::fprintf(stderr, "vbm-fluid: %s\n", e.what());
+        return 2;
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "vbm-fluid: %s\n", e.what());
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "vbm-fluid: out of host memory: pick a smaller scene\n");
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vbm-fluid: %s\n", e.what());
+        return 1;
+    }
+}
