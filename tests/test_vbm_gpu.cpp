@@ -3,6 +3,7 @@
 // ReadAccessor, plain forms from half-empty blocks, consumers bitwise equal across resolvers.
 #include "DeviceRuns.h"
 #include "GridGenerators.h"
+#include "TestGrids.h"
 #include "TapRuns.h"
 #include "vbm/BuildVoxelBlockManager.h"
 #include "vbm/Resolver.h"
@@ -17,19 +18,7 @@ using namespace vbm;
 
 namespace {
 
-struct NamedGrid {
-    const char* name;
-    HostGridHandle (*make)();
-};
-
-const NamedGrid TestGrids[] = {
-    {"SphereShell", [] { return makeBenchmarkShell(); }},
-    {"RandomSparse16", [] { return makeRandomSparse(20, 0.35, 0.16, 11); }},
-    {"RandomSparse60", [] { return makeRandomSparse(20, 0.35, 0.60, 12); }},
-    {"SingleLeaf", [] { return makeSingleLeaf(nanovdb::Coord(-8, 16, -24), 0.4, 13); }},
-    {"NodeBoundaries", [] { return makeNodeBoundaryCubes(14); }},
-    {"SparseLeavesFallback", [] { return makeSparseLeaves(6000, 4, 15); }},
-};
+using test::TestGrids;
 
 struct GpuGrid {
     HostGridHandle host;

@@ -2,6 +2,7 @@
 // NanoVDB's ReadAccessor and against computeBoxStencil, on every slot of every block, at
 // widths 64/128/256/512, over the test topologies; and the sidecar consumers.
 #include "GridGenerators.h"
+#include "TestGrids.h"
 #include "TapRuns.h"
 #include "vbm/BitOps.h"
 #include "vbm/BuildVoxelBlockManager.h"
@@ -18,19 +19,7 @@ using namespace vbm;
 
 namespace {
 
-struct NamedGrid {
-    const char* name;
-    HostGridHandle (*make)();
-};
-
-const NamedGrid TestGrids[] = {
-    {"SphereShell", [] { return makeBenchmarkShell(); }},
-    {"RandomSparse16", [] { return makeRandomSparse(20, 0.35, 0.16, 11); }},
-    {"RandomSparse60", [] { return makeRandomSparse(20, 0.35, 0.60, 12); }},
-    {"SingleLeaf", [] { return makeSingleLeaf(nanovdb::Coord(-8, 16, -24), 0.4, 13); }},
-    {"NodeBoundaries", [] { return makeNodeBoundaryCubes(14); }},
-    {"SparseLeavesFallback", [] { return makeSparseLeaves(6000, 4, 15); }},
-};
+using test::TestGrids;
 
 const IndexGrid* gridOf(const HostGridHandle& h) { return h.grid<nanovdb::ValueOnIndex>(); }
 
