@@ -51,7 +51,8 @@ Resolver resolver(const std::string& flag, const std::string& v)
 {
     if (auto r = parseResolver(v)) return *r;
     std::string names;
-    for (Resolver r : AllResolvers) names += (names.empty() ? "" : ", ") + std::string(resolverName(r));
+    for (Resolver r : AllResolvers)
+        names += (names.empty() ? "" : ", ") + std::string(resolverName(r));
     throw UsageError(flag + ": unknown resolver '" + v + "' (one of " + names + ")");
 }
 
@@ -66,19 +67,28 @@ Options parseOptions(int argc, char** argv)
             if (i + 1 >= argc) throw UsageError(a + " needs a value");
             return argv[++i];
         };
-        if (a == "-h" || a == "--help") o.help = true;
-        else if (a == "--headless") o.headless = true;
-        else if (a == "--frames") o.frames = number(a, value(), 1, 10000000);
-        else if (a == "--scene") o.scene = value();
+        if (a == "-h" || a == "--help")
+            o.help = true;
+        else if (a == "--headless")
+            o.headless = true;
+        else if (a == "--frames")
+            o.frames = number(a, value(), 1, 10000000);
+        else if (a == "--scene")
+            o.scene = value();
         else if (a == "--backend") {
             const std::string v = value();
-            if (v == "cuda") o.backend = Backend::Cuda;
-            else if (v == "cpu") o.backend = Backend::Cpu;
-            else throw UsageError("--backend must be cuda or cpu, got '" + v + "'");
+            if (v == "cuda")
+                o.backend = Backend::Cuda;
+            else if (v == "cpu")
+                o.backend = Backend::Cpu;
+            else
+                throw UsageError("--backend must be cuda or cpu, got '" + v + "'");
         } else if (a == "--resolver") {
             const std::string v = value();
-            if (v == "all") o.allResolvers = true;
-            else o.resolver = resolver(a, v);
+            if (v == "all")
+                o.allResolvers = true;
+            else
+                o.resolver = resolver(a, v);
         } else if (a == "--advection-resolver") {
             o.advection = resolver(a, value());
             if (!isBoxResolver(*o.advection))
@@ -86,9 +96,12 @@ Options parseOptions(int argc, char** argv)
                                  std::string(resolverName(*o.advection)));
         } else if (a == "--block-width") {
             const std::string v = value();
-            if (v == "128") o.log2BlockWidth = 7;
-            else if (v == "512") o.log2BlockWidth = 9;
-            else throw UsageError("--block-width must be 128 or 512, got '" + v + "'");
+            if (v == "128")
+                o.log2BlockWidth = 7;
+            else if (v == "512")
+                o.log2BlockWidth = 9;
+            else
+                throw UsageError("--block-width must be 128 or 512, got '" + v + "'");
         } else if (a == "--render") {
             o.render = value();
             if (o.render != "none")
@@ -98,8 +111,10 @@ Options parseOptions(int argc, char** argv)
             const bool csv = o.timings.size() > 4 && o.timings.substr(o.timings.size() - 4) == ".csv";
             const bool json = o.timings.size() > 5 && o.timings.substr(o.timings.size() - 5) == ".json";
             if (!csv && !json) throw UsageError("--timings FILE must end in .csv or .json, got '" + o.timings + "'");
-        } else if (a == "--seed") o.seed = uint64_t(number(a, value(), 0, 2147483647));
-        else throw UsageError("unknown option '" + a + "'");
+        } else if (a == "--seed")
+            o.seed = uint64_t(number(a, value(), 0, 2147483647));
+        else
+            throw UsageError("unknown option '" + a + "'");
     }
     return o;
 }

@@ -19,14 +19,14 @@ struct Options {
     bool help = false;
     bool headless = false;
     int frames = 100;
-    std::string scene;                  ///< built-in name or .scene file; "" = the backend's default
-    std::optional<Backend> backend;     ///< unset: CUDA when a GPU is usable, else the CPU
-    bool allResolvers = false;          ///< --resolver all: every resolver in turn, frame by frame
-    std::optional<Resolver> resolver;   ///< --resolver NAME: Laplacian-type steps (and advection if a box one)
-    std::optional<Resolver> advection;  ///< --advection-resolver NAME
+    std::string scene;                 ///< built-in name or .scene file; "" = the backend's default
+    std::optional<Backend> backend;    ///< unset: CUDA when a GPU is usable, else the CPU
+    bool allResolvers = false;         ///< --resolver all: every resolver in turn, frame by frame
+    std::optional<Resolver> resolver;  ///< --resolver NAME: Laplacian-type steps (and advection if a box one)
+    std::optional<Resolver> advection; ///< --advection-resolver NAME
     int log2BlockWidth = 7;
     std::string render = "none";
-    std::string timings;                ///< .csv or .json
+    std::string timings; ///< .csv or .json
     uint64_t seed = 1;
 };
 

@@ -111,7 +111,8 @@ int runHeadless(const Options& o)
     if (backend == Backend::Cuda) device = cuda::cudaDeviceDescription();
 #endif
     std::vector<std::unique_ptr<Solver>> solvers;
-    for (const Config& c : configs) solvers.push_back(std::make_unique<Solver>(scene, backend, c.choice));
+    for (const Config& c : configs)
+        solvers.push_back(std::make_unique<Solver>(scene, backend, c.choice));
     const Solver& first = *solvers.front();
     const MemoryReport mem = first.memory();
     std::printf("vbm-fluid (headless)\n  device:     %s\n  backend:    %s\n  render:     none\n", device.c_str(),
@@ -139,7 +140,8 @@ int runHeadless(const Options& o)
         double lastMs = 0;
         for (size_t k = 0; k < solvers.size(); ++k) {
             const StepReport& r = solvers[k]->step();
-            for (const auto& p : r.phases) rows.push_back({frame, configs[k].name, p.name, p.ms, p.iterations, p.residual});
+            for (const auto& p : r.phases)
+                rows.push_back({frame, configs[k].name, p.name, p.ms, p.iterations, p.residual});
             rows.push_back({frame, configs[k].name, "step", r.totalMs, -1, 0});
             lastMs = r.totalMs;
         }
@@ -170,7 +172,8 @@ int runHeadless(const Options& o)
     }
     if (solvers.size() > 1)
         std::printf("\nFields bitwise identical across all %zu resolvers after every frame: %s\n", solvers.size(),
-                    identical ? "yes" : ("NO (first difference after frame " + std::to_string(firstDifference) + ")").c_str());
+                    identical ? "yes"
+                              : ("NO (first difference after frame " + std::to_string(firstDifference) + ")").c_str());
     if (!o.timings.empty()) {
         writeTimings(o.timings, rows, o, scene.name, backend);
         std::printf("timings: %s (%zu rows)\n", o.timings.c_str(), rows.size());

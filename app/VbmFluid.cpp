@@ -21,8 +21,7 @@ int main(int argc, char** argv)
         std::fputs(Usage, stdout);
         return 0;
     }
-    if (!o.headless)
-        std::fprintf(stderr, "vbm-fluid: the interactive window is not built yet; running headless\n");
+    if (!o.headless) std::fprintf(stderr, "vbm-fluid: the interactive window is not built yet; running headless\n");
     try {
         return runHeadless(o);
     } catch (const UsageError& e) {

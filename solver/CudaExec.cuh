@@ -44,6 +44,18 @@ __global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body bo
     }
 }
 
+template <int L, typename Body>
+__global__ void __launch_bounds__(1 << L) solverVoxelKernel(VbmView v, Body body)
+{
+    const uint64_t b = blockIdx.x;
+    const uint64_t blockFirst = v.firstOffset + (b << L);
+    uint32_t leafIndex;
+    uint16_t voxelOffset;
+    decodeInverseMap<L>(v.grid, v.firstLeafID[b], v.jumpMap + b * BlockLayout<L>::JumpMapLength, blockFirst,
+                        threadIdx.x, leafIndex, voxelOffset);
+    if (leafIndex != UnusedLeafIndex) body(blockFirst + threadIdx.x, leafIndex, voxelOffset);
+}
+
 template <typename Body>
 __global__ void solverElementKernel(uint64_t n, Body body)
 {
@@ -117,6 +129,14 @@ public:
         if (v.blockCount == 0) return;
         solverStencilKernel<L, R, Body><<<unsigned(v.blockCount), 1u << L, 0, mStream>>>(v, body);
         cuda::checkCuda(cudaGetLastError(), "solver stencil kernel launch");
+    }
+
+    template <int L, typename Body>
+    void voxels(const VbmView& v, const Body& body)
+    {
+        if (v.blockCount == 0) return;
+        solverVoxelKernel<L, Body><<<unsigned(v.blockCount), 1u << L, 0, mStream>>>(v, body);
+        cuda::checkCuda(cudaGetLastError(), "solver voxel kernel launch");
     }
 
     template <typename Body>

@@ -68,6 +68,22 @@ public:
         }
     }
 
+    /// Runs a voxel body, body(index, leafIndex, voxelOffset), for every active voxel (decode only).
+    template <int L, typename Body>
+    void voxels(const VbmView& v, const Body& body)
+    {
+        forEachBlockOnHost(0, v.blockCount, [&](uint64_t b) {
+            const uint64_t* jm = v.jumpMap + b * BlockLayout<L>::JumpMapLength;
+            const uint64_t blockFirst = v.firstOffset + (b << L);
+            for (uint32_t slot = 0; slot < uint32_t(1 << L); ++slot) {
+                uint32_t leafIndex;
+                uint16_t voxelOffset;
+                decodeInverseMap<L>(v.grid, v.firstLeafID[b], jm, blockFirst, slot, leafIndex, voxelOffset);
+                if (leafIndex != UnusedLeafIndex) body(blockFirst + slot, leafIndex, voxelOffset);
+            }
+        });
+    }
+
     /// Runs an element body for every value index in [1, n).
     template <typename Body>
     void elements(uint64_t n, const Body& body)

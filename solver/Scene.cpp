@@ -179,6 +179,14 @@ Scene parseScene(const std::string& text, const std::string& source, const std::
                 scene.params.scheme = HeatScheme::Implicit;
             else
                 fail(source, l.number, "scheme must be explicit or implicit, not '" + l.words[1] + "'");
+        } else if (key == "pressure_preconditioner") {
+            expectCount(source, l, 2);
+            if (l.words[1] == "multigrid")
+                scene.params.pressurePreconditioner = Preconditioner::Multigrid;
+            else if (l.words[1] == "jacobi")
+                scene.params.pressurePreconditioner = Preconditioner::Jacobi;
+            else
+                fail(source, l.number, "pressure_preconditioner must be multigrid or jacobi, not '" + l.words[1] + "'");
         } else if (key == "cg_max_iterations") {
             expectCount(source, l, 2);
             const double v = number(source, l, 1);

@@ -38,34 +38,20 @@ class SolverCore {
     using Array = typename Exec::template Array<T>;
 
 public:
+    /// A level's VBM at one block width.
+    struct Width {
+        Array<uint32_t> firstLeafID;
+        Array<uint64_t> jumpMap;
+        VbmView view;
+    };
+
     SolverCore(const Scene& scene, StencilChoice choice) : mKind(scene.kind), mParams(scene.params)
     {
         const IndexGrid* g = scene.grid.grid<nanovdb::ValueOnIndex>();
         if (!g) throw std::invalid_argument("scene grid is not an OnIndex grid");
-        // grid bytes
-        const uint64_t bytes = scene.grid.gridSize();
-        std::vector<GridChunk> chunks((bytes + 31) / 32);
-        std::memcpy(chunks.data(), scene.grid.data(), bytes);
-        mGridBytes = Exec::template allocate<GridChunk>(chunks.size());
-        Exec::upload(mGridBytes, chunks);
-        mGridByteCount = bytes;
+        uploadGrid(scene.grid, mGridBytes, mW128, mW512, mMetaBytes);
+        mGridByteCount = scene.grid.gridSize();
         mActive = g->activeVoxelCount();
-        // VBM metadata for both widths, so a width switch needs no rebuild
-        for (int l : {7, 9}) {
-            const VbmMetadata m = l == 7 ? buildVoxelBlockManagerHost<7>(g) : buildVoxelBlockManagerHost<9>(g);
-            auto& w = width(l);
-            w.firstLeafID = Exec::template allocate<uint32_t>(m.firstLeafID.size());
-            w.jumpMap = Exec::template allocate<uint64_t>(m.jumpMap.size());
-            Exec::upload(w.firstLeafID, m.firstLeafID);
-            Exec::upload(w.jumpMap, m.jumpMap);
-            w.view.grid = reinterpret_cast<const IndexGrid*>(mGridBytes.data());
-            w.view.firstLeafID = w.firstLeafID.data();
-            w.view.jumpMap = w.jumpMap.data();
-            w.view.firstOffset = m.extent.firstOffset;
-            w.view.blockCount = m.extent.blockCount;
-            w.view.valueCount = m.extent.lastOffset + 1;
-            mMetaBytes += m.firstLeafID.size() * 4 + m.jumpMap.size() * 8;
-        }
         mN = width(7).view.valueCount;
         setChoice(choice);
 
@@ -99,7 +85,36 @@ public:
                 t = temp();
         }
         cross<CountNeighbours>(mDiag.data());
+        if (mKind == SimulationKind::Smoke && mParams.pressurePreconditioner == Preconditioner::Multigrid)
+            buildLevels(scene.grid);
         mExec.synchronize();
+    }
+
+    /// Copies a grid and its VBM metadata (both widths) to the executor's memory.
+    static void uploadGrid(const HostGridHandle& host, Array<GridChunk>& bytes, Width& w128, Width& w512,
+                           uint64_t& metaBytes)
+    {
+        const IndexGrid* g = host.template grid<nanovdb::ValueOnIndex>();
+        const uint64_t size = host.gridSize();
+        std::vector<GridChunk> chunks((size + 31) / 32);
+        std::memcpy(chunks.data(), host.data(), size);
+        bytes = Exec::template allocate<GridChunk>(chunks.size());
+        Exec::upload(bytes, chunks);
+        for (int l : {7, 9}) {
+            const VbmMetadata m = l == 7 ? buildVoxelBlockManagerHost<7>(g) : buildVoxelBlockManagerHost<9>(g);
+            Width& w = l == 7 ? w128 : w512;
+            w.firstLeafID = Exec::template allocate<uint32_t>(m.firstLeafID.size());
+            w.jumpMap = Exec::template allocate<uint64_t>(m.jumpMap.size());
+            Exec::upload(w.firstLeafID, m.firstLeafID);
+            Exec::upload(w.jumpMap, m.jumpMap);
+            w.view.grid = reinterpret_cast<const IndexGrid*>(bytes.data());
+            w.view.firstLeafID = w.firstLeafID.data();
+            w.view.jumpMap = w.jumpMap.data();
+            w.view.firstOffset = m.extent.firstOffset;
+            w.view.blockCount = m.extent.blockCount;
+            w.view.valueCount = m.extent.lastOffset + 1;
+            metaBytes += m.firstLeafID.size() * 4 + m.jumpMap.size() * 8;
+        }
     }
 
     void setChoice(StencilChoice c)
@@ -165,11 +180,6 @@ public:
     double explicitStableDt() const { return mParams.voxelSize * mParams.voxelSize / (6.0 * mParams.alpha); }
 
 private:
-    struct Width {
-        Array<uint32_t> firstLeafID;
-        Array<uint64_t> jumpMap;
-        VbmView view;
-    };
     Width& width(int l) { return l == 7 ? mW128 : mW512; }
     const Width& width(int l) const { return l == 7 ? mW128 : mW512; }
 
@@ -179,12 +189,29 @@ private:
     template <template <bool> class BodyT, typename... Args>
     void cross(Args... args)
     {
+        crossOn<BodyT>(mW128, mW512, args...);
+    }
+
+    /// A cross-type body on a given level's VBMs.
+    template <template <bool> class BodyT, typename... Args>
+    void crossOn(const Width& w128, const Width& w512, Args... args)
+    {
         withSolverWidth(mChoice.log2BlockWidth, [&](auto l) {
             constexpr int L = decltype(l)::value;
             withResolver(mChoice.laplacian, [&](auto r) {
                 constexpr Resolver R = decltype(r)::value;
-                mExec.template stencil<L, R>(width(L).view, BodyT<isBoxResolver(R)>{args...});
+                mExec.template stencil<L, R>((L == 7 ? w128 : w512).view, BodyT<isBoxResolver(R)>{args...});
             });
+        });
+    }
+
+    /// A voxel body (decode only, no resolver) on a given level's VBMs.
+    template <typename Body>
+    void voxelsOn(const Width& w128, const Width& w512, const Body& body)
+    {
+        withSolverWidth(mChoice.log2BlockWidth, [&](auto l) {
+            constexpr int L = decltype(l)::value;
+            mExec.template voxels<L>((L == 7 ? w128 : w512).view, body);
         });
     }
 
@@ -220,7 +247,8 @@ private:
 
     /// Preconditioned CG for A x = b with A = shift*I + scale*(-L) restricted as ApplyLaplacian
     /// describes; Jacobi preconditioner shift + scale*neighbours. x is the initial guess.
-    void conjugateGradients(const char* name, float* x, const float* b, float shift, float scale, const float* fixed)
+    void conjugateGradients(const char* name, float* x, const float* b, float shift, float scale, const float* fixed,
+                            bool multigrid = false)
     {
         const auto t = mExec.startTimer();
         float *r = mTemp[1].data(), *z = mTemp[2].data(), *d = mTemp[3].data(), *q = mTemp[4].data();
@@ -234,7 +262,7 @@ private:
         double rNorm = std::sqrt(mExec.dot(r, r, mN));
         int it = 0;
         if (bNorm > 0 && rNorm > mParams.cgTolerance * bNorm) {
-            elements(JacobiApply{r, mDiag.data(), z, shift, scale});
+            precondition(r, z, shift, scale, multigrid);
             elements(Copy{z, d});
             double rz = mExec.dot(r, z, mN);
             for (it = 1; it <= mParams.cgMaxIterations; ++it) {
@@ -247,7 +275,7 @@ private:
                 rNorm = std::sqrt(mExec.dot(r, r, mN));
                 if (!std::isfinite(rNorm)) throw std::runtime_error(std::string(name) + ": CG diverged (NaN residual)");
                 if (rNorm <= mParams.cgTolerance * bNorm) break;
-                elements(JacobiApply{r, mDiag.data(), z, shift, scale});
+                precondition(r, z, shift, scale, multigrid);
                 const double rzNew = mExec.dot(r, z, mN);
                 elements(XPlusAY{z, d, float(rzNew / rz)});
                 rz = rzNew;
@@ -255,6 +283,85 @@ private:
             it = std::min(it, mParams.cgMaxIterations);
         }
         mReport.phases.push_back({name, mExec.stopTimer(t), it, bNorm > 0 ? rNorm / bNorm : 0.0});
+    }
+
+    void precondition(const float* r, float* z, float shift, float scale, bool multigrid)
+    {
+        if (multigrid)
+            vcycle(0, z, r, mExtra[0].data(), mExtra[1].data());
+        else
+            elements(JacobiApply{r, mDiag.data(), z, shift, scale});
+    }
+
+    // ---------------------------------------------------------------- multigrid
+
+    static constexpr float SmoothingWeight = 0.8f; // damped Jacobi, near 6/7 for the 7-point stencil
+    static constexpr int CoarsestSweeps = 20;      // in pairs, ping-ponging between tmp and x
+    static constexpr uint64_t CoarsestVoxels = 2000;
+
+    struct Level {
+        Array<GridChunk> gridBytes;
+        Width w128, w512;
+        uint64_t n = 0;
+        Array<float> diag, x, tmp, b, r;
+        const IndexGrid* grid() const { return reinterpret_cast<const IndexGrid*>(gridBytes.data()); }
+    };
+
+    /// Coarser and coarser copies of the domain (voxels c >> 1), down to CoarsestVoxels.
+    void buildLevels(const HostGridHandle& fine)
+    {
+        std::vector<HostGridHandle> hosts;
+        const HostGridHandle* current = &fine;
+        for (int k = 1; k < 12; ++k) {
+            const IndexGrid* g = current->template grid<nanovdb::ValueOnIndex>();
+            if (g->activeVoxelCount() <= CoarsestVoxels) break;
+            std::vector<nanovdb::Coord> coarse;
+            coarse.reserve(g->activeVoxelCount() / 4);
+            for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
+                for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on) {
+                    const auto c = leaves(g)[i].offsetToGlobalCoord(*on);
+                    coarse.emplace_back(c[0] >> 1, c[1] >> 1, c[2] >> 1);
+                }
+            hosts.push_back(indexGridFromCoords(coarse));
+            current = &hosts.back();
+            Level& lv = mLevels.emplace_back();
+            uploadGrid(*current, lv.gridBytes, lv.w128, lv.w512, mMetaBytes);
+            lv.n = lv.w128.view.valueCount;
+            for (auto* a : {&lv.diag, &lv.x, &lv.tmp, &lv.b, &lv.r}) {
+                *a = Exec::template allocate<float>(lv.n);
+                mTempBytes += lv.n * sizeof(float);
+            }
+            crossOn<CountNeighbours>(lv.w128, lv.w512, lv.diag.data());
+        }
+    }
+
+    /// One V-cycle for scale_k (-L_k) x = b at level k (0 = the fine grid, operator -L), from x = 0:
+    /// a damped Jacobi sweep, the residual restricted to level k+1, its correction prolonged
+    /// back, another sweep; the coarsest level only sweeps. Symmetric, so it preconditions CG.
+    void vcycle(size_t k, float* x, const float* b, float* tmp, float* res)
+    {
+        const Width& w128 = k ? mLevels[k - 1].w128 : mW128;
+        const Width& w512 = k ? mLevels[k - 1].w512 : mW512;
+        const uint64_t n = k ? mLevels[k - 1].n : mN;
+        const float* diag = k ? mLevels[k - 1].diag.data() : mDiag.data();
+        const float scale = float(1u << (2 * k));
+        // the first sweep from x = 0 is element-wise: tmp = omega * b / (scale * diag)
+        mExec.elements(n, JacobiApply{b, diag, tmp, 0.f, scale / SmoothingWeight});
+        if (k == mLevels.size()) {
+            for (int s = 0; s < CoarsestSweeps / 2; ++s) {
+                crossOn<JacobiSmooth>(w128, w512, tmp, b, diag, x, scale, SmoothingWeight);
+                crossOn<JacobiSmooth>(w128, w512, x, b, diag, tmp, scale, SmoothingWeight);
+            }
+            mExec.elements(n, Copy{tmp, x});
+            return;
+        }
+        crossOn<Residual>(w128, w512, tmp, b, res, scale);
+        Level& c = mLevels[k];
+        const IndexGrid* fineGrid = k ? mLevels[k - 1].grid() : reinterpret_cast<const IndexGrid*>(mGridBytes.data());
+        voxelsOn(c.w128, c.w512, Restrict{fineGrid, c.grid(), res, c.b.data()});
+        vcycle(k + 1, c.x.data(), c.b.data(), c.tmp.data(), c.r.data());
+        voxelsOn(c.w128, c.w512, ProlongAdd{fineGrid, c.grid(), c.x.data(), tmp});
+        crossOn<JacobiSmooth>(w128, w512, tmp, b, diag, x, scale, SmoothingWeight);
     }
 
     // ---------------------------------------------------------------- heat
@@ -329,7 +436,7 @@ private:
         timed("divergence", [&] { cross<Divergence>(mU.data(), mV.data(), mW.data(), rhs); });
         // -L p = -div: negate the right-hand side
         elements(AXPlusY{rhs, rhs, -2.f});
-        conjugateGradients("pressure CG", mP.data(), rhs, 0.f, 1.f, nullptr);
+        conjugateGradients("pressure CG", mP.data(), rhs, 0.f, 1.f, nullptr, !mLevels.empty());
         timed("gradient", [&] { cross<SubtractGradient>(mP.data(), mU.data(), mV.data(), mW.data()); });
         // diagnostic: max |div u| after projection, relative to max |u|
         cross<Divergence>(mU.data(), mV.data(), mW.data(), rhs);
@@ -349,7 +456,8 @@ private:
     Array<float> mT, mDiag, mFixed, mRho, mEmitter, mU, mV, mW, mP;
     Array<float> mTemp[5];
     Array<float> mExtra[3];
-    Array<float> mSolution; ///< heat: the implicit solve's unknowns
+    Array<float> mSolution;     ///< heat: the implicit solve's unknowns
+    std::vector<Level> mLevels; ///< smoke with multigrid: levels 1.. (level 0 is the grid itself)
 };
 
 } // namespace vbm::solver

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "vbm/TreeWalkStencils.h"
+#include "vbm/VoxelBlockManager.h"
 
 #include <cstdint>
 
@@ -212,6 +213,95 @@ struct Advect {
         } else {
             wt[0] = 0.f, wt[1] = 1.f - d, wt[2] = d;
         }
+    }
+};
+
+// ---------------------------------------------------------- multigrid (pressure solve)
+//
+// Level k+1 holds the voxels c >> 1 of level k; its operator is 4^(k+1) (-L) of its own
+// topology (the Galerkin product of piecewise-constant transfer, for full 2x2x2 blocks).
+
+/// Damped Jacobi sweep for A = scale*(-L): out = x + omega * (b - A x) / (scale * neighbours).
+template <bool FromBox>
+struct JacobiSmooth {
+    const float* x;
+    const float* b;
+    const float* diag;
+    float* out;
+    float scale, omega;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        const float xi = x[i];
+        float ax = 0.f;
+        for (int t = 1; t < CrossTapCount; ++t)
+            if (c.n[t]) ax += xi - x[c.n[t]];
+        const float d = scale * diag[i];
+        out[i] = d != 0.f ? xi + omega * (b[i] - scale * ax) / d : 0.f;
+    }
+};
+
+/// out = b - scale*(-L) x
+template <bool FromBox>
+struct Residual {
+    const float* x;
+    const float* b;
+    float* out;
+    float scale;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        const float xi = x[i];
+        float ax = 0.f;
+        for (int t = 1; t < CrossTapCount; ++t)
+            if (c.n[t]) ax += xi - x[c.n[t]];
+        out[i] = b[i] - scale * ax;
+    }
+};
+
+/// Coarse voxel C gets the sum of its (up to 8) fine children's r, in a fixed order. A voxel
+/// body: it is given its own leaf and voxel offset.
+struct Restrict {
+    const IndexGrid* fine;
+    const IndexGrid* coarse;
+    const float* r;
+    float* out;
+    __hostdev__ void operator()(uint64_t i, uint32_t leafIndex, uint16_t voxelOffset) const
+    {
+        const nanovdb::Coord c = leaves(coarse)[leafIndex].offsetToGlobalCoord(voxelOffset);
+        auto acc = fine->getAccessor(); // the 8 children share one leaf
+        float s = 0.f;
+        for (int a = 0; a < 2; ++a)
+            for (int b = 0; b < 2; ++b)
+                for (int k = 0; k < 2; ++k) {
+                    const uint64_t n = acc.getValue(nanovdb::Coord(2 * c[0] + a, 2 * c[1] + b, 2 * c[2] + k));
+                    if (n) s += r[n];
+                }
+        out[i] = s;
+    }
+};
+
+/// Coarse voxel C adds its correction to each of its (up to 8) fine children: piecewise-constant
+/// prolongation, from the coarse side so the children share one cached leaf lookup (every fine
+/// voxel has exactly one parent, so no two threads write one voxel). A voxel body on the coarse level.
+struct ProlongAdd {
+    const IndexGrid* fine;
+    const IndexGrid* coarse;
+    const float* xc;
+    float* x;
+    __hostdev__ void operator()(uint64_t i, uint32_t leafIndex, uint16_t voxelOffset) const
+    {
+        const nanovdb::Coord c = leaves(coarse)[leafIndex].offsetToGlobalCoord(voxelOffset);
+        auto acc = fine->getAccessor();
+        const float v = xc[i];
+        for (int a = 0; a < 2; ++a)
+            for (int b = 0; b < 2; ++b)
+                for (int k = 0; k < 2; ++k) {
+                    const uint64_t n = acc.getValue(nanovdb::Coord(2 * c[0] + a, 2 * c[1] + b, 2 * c[2] + k));
+                    if (n) x[n] += v;
+                }
     }
 };
 

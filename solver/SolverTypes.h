@@ -12,6 +12,8 @@ namespace vbm {
 enum class Backend { Cpu, Cuda };
 enum class SimulationKind { Heat, Smoke };
 enum class HeatScheme { Explicit, Implicit };
+/// Preconditioner of the pressure CG.
+enum class Preconditioner { Multigrid, Jacobi };
 
 inline const char* backendName(Backend b) { return b == Backend::Cuda ? "cuda" : "cpu"; }
 
@@ -38,7 +40,8 @@ struct SimulationParams {
     double emitTemperature = 1.0;
     double maxCfl = 1.0; ///< advection substeps keep the CFL number at most this (<= 1)
     // linear solves
-    double cgTolerance = 1e-5; ///< relative residual ||r|| / ||b||
+    double cgTolerance = 1e-5;                                         ///< relative residual ||r|| / ||b||
+    Preconditioner pressurePreconditioner = Preconditioner::Multigrid; ///< smoke's pressure solve
     int cgMaxIterations = 500;
 };
 

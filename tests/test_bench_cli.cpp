@@ -17,16 +17,16 @@ TEST(VbmBenchCli, HelpDocumentsEveryOption)
 {
     const CommandResult r = bench("--help");
     EXPECT_EQ(r.code, 0);
-    for (const char* flag : {"--grid", "--widths", "--channels", "--rounds", "--warmup", "--no-decode", "--json", "--solver", "--steps",
-                             "small", "thin", "thick", "exit codes"})
+    for (const char* flag : {"--grid", "--widths", "--channels", "--rounds", "--warmup", "--no-decode", "--json",
+                             "--solver", "--steps", "small", "thin", "thick", "exit codes"})
         EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
 TEST(VbmBenchCli, BadUsageGivesOneLineAndExitCode2)
 {
-    for (const std::string& args : {std::string("--bogus"), std::string("--widths 100"), std::string("--channels 3"),
-                                    std::string("--rounds 10"), std::string("--rounds"), std::string("--json"),
-                                    std::string("--steps 2")}) {
+    for (const std::string& args :
+         {std::string("--bogus"), std::string("--widths 100"), std::string("--channels 3"), std::string("--rounds 10"),
+          std::string("--rounds"), std::string("--json"), std::string("--steps 2")}) {
         SCOPED_TRACE(args);
         const CommandResult r = bench(args);
         EXPECT_EQ(r.code, 2) << r.out;

@@ -61,15 +61,16 @@ TEST(VbmFluidCli, EveryResolverInTurnStaysIdenticalAndWritesTimings)
     const fs::path scene = writeFile("plume.scene", "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 2\n"
                                                     "emitter sphere 0 3 0 2\ndt 1\n");
     const fs::path csv = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + ".csv");
-    const CommandResult r =
-        fluid("--headless --backend cpu --frames 3 --resolver all --scene " + scene.string() + " --timings " + csv.string());
+    const CommandResult r = fluid("--headless --backend cpu --frames 3 --resolver all --scene " + scene.string() +
+                                  " --timings " + csv.string());
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("Fields bitwise identical across all 6 resolvers after every frame: yes"), std::string::npos)
         << r.out;
     std::ifstream in(csv);
     std::string line, all;
     int rows = 0;
-    while (std::getline(in, line)) ++rows, all += line + "\n";
+    while (std::getline(in, line))
+        ++rows, all += line + "\n";
     // 6 resolvers x 3 frames x (8 phases + step), plus the header
     EXPECT_EQ(rows, 1 + 6 * 3 * 9) << all;
     for (const char* phase : {"advection", "divergence", "pressure CG", "gradient", "step"})

@@ -96,3 +96,26 @@ TEST(Smoke, PlumeSceneNeedsAtMost80BytesPerVoxel)
     EXPECT_GT(m.perVoxel(m.fields), 0.0);
     EXPECT_GT(m.perVoxel(m.temporaries), 0.0);
 }
+
+TEST(Smoke, MultigridPreconditionerCutsPressureIterations)
+{
+    Scene mg = plume(16), jacobi = plume(16);
+    jacobi.params.pressurePreconditioner = Preconditioner::Jacobi;
+    Solver a(mg, Backend::Cpu), b(jacobi, Backend::Cpu);
+    int itMg = 0, itJacobi = 0;
+    for (int k = 0; k < 5; ++k) {
+        for (const auto& p : a.step().phases)
+            if (p.name == "pressure CG") {
+                itMg += p.iterations;
+                EXPECT_LE(p.residual, 1e-5);
+            }
+        for (const auto& p : b.step().phases)
+            if (p.name == "pressure CG") {
+                itJacobi += p.iterations;
+                EXPECT_LE(p.residual, 1e-5);
+            }
+    }
+    EXPECT_GT(itMg, 0);
+    EXPECT_LT(itMg * 3, itJacobi) << itMg << " vs " << itJacobi;
+    EXPECT_LT(a.lastStep().divergenceAfter, 1e-4);
+}

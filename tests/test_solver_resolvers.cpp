@@ -142,9 +142,11 @@ TEST(GpuSolver, BuiltinPlumeStaysFiniteFor1000Steps)
     if (gpuMissing(why)) GTEST_SKIP() << "GPU test skipped: " << why;
     Solver s(loadScene("smoke-plume"), Backend::Cuda);
     double worstDivergence = 0;
-    for (int k = 0; k < 1000; ++k) worstDivergence = std::max(worstDivergence, s.step().divergenceAfter);
+    for (int k = 0; k < 1000; ++k)
+        worstDivergence = std::max(worstDivergence, s.step().divergenceAfter);
     for (const auto& f : s.fieldNames())
-        for (float x : s.field(f)) ASSERT_TRUE(std::isfinite(x)) << f;
+        for (float x : s.field(f))
+            ASSERT_TRUE(std::isfinite(x)) << f;
     EXPECT_LT(worstDivergence, 1e-4);
     RecordProperty("worstDivergence", std::to_string(worstDivergence));
 }

@@ -3,8 +3,8 @@
 // ReadAccessor, plain forms from half-empty blocks, consumers bitwise equal across resolvers.
 #include "DeviceRuns.h"
 #include "GridGenerators.h"
-#include "TestGrids.h"
 #include "TapRuns.h"
+#include "TestGrids.h"
 #include "vbm/BuildVoxelBlockManager.h"
 #include "vbm/Resolver.h"
 

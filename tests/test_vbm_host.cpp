@@ -2,8 +2,8 @@
 // NanoVDB's ReadAccessor and against computeBoxStencil, on every slot of every block, at
 // widths 64/128/256/512, over the test topologies; and the sidecar consumers.
 #include "GridGenerators.h"
-#include "TestGrids.h"
 #include "TapRuns.h"
+#include "TestGrids.h"
 #include "vbm/BitOps.h"
 #include "vbm/BuildVoxelBlockManager.h"
 #include "vbm/Resolver.h"
