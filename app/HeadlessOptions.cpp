@@ -9,8 +9,8 @@ const char* Usage = R"(usage: vbm-fluid [options]
 
 Sparse-grid heat diffusion and smoke on NanoVDB's VoxelBlockManager. Every stencil step goes
 through a selectable resolver; the results are bitwise the same whichever is chosen, only
-the time changes. The interactive window and the renderer are not built yet: vbm-fluid runs
-headless and reports timings.
+the time changes. The interactive window is not built yet: vbm-fluid runs headless, renders
+offscreen with Vulkan (a GPU, or Mesa's lavapipe on the CPU) and reports timings.
 
 options:
   --headless              run without a window (the only mode for now)
@@ -27,7 +27,9 @@ options:
                           frame by frame from the same state, checked bitwise identical
   --advection-resolver NAME  a box resolver for advection (default forEachBoxStencilCached)
   --block-width 128|512   VBM block width (default 128)
-  --render none           no image (an offscreen render comes with the renderer)
+  --render offscreen|none render each frame offscreen with Vulkan (default), or not at all
+  --size WxH              image size (default 640x480)
+  --screenshot FILE.png   write the last frame; %04d in the name writes every frame
   --timings FILE          per-frame, per-phase timings as .csv or .json
   --seed N                recorded in the timings (the built-in scenes are deterministic)
   -h, --help              this text
@@ -104,8 +106,19 @@ Options parseOptions(int argc, char** argv)
                 throw UsageError("--block-width must be 128 or 512, got '" + v + "'");
         } else if (a == "--render") {
             o.render = value();
-            if (o.render != "none")
-                throw UsageError("--render " + o.render + ": only 'none' exists until the renderer is built");
+            o.renderExplicit = true;
+            if (o.render != "none" && o.render != "offscreen")
+                throw UsageError("--render must be offscreen or none, got '" + o.render + "'");
+        } else if (a == "--size") {
+            const std::string v = value();
+            const size_t x = v.find('x');
+            if (x == std::string::npos) throw UsageError("--size takes WxH, for example 640x480, got '" + v + "'");
+            o.width = uint32_t(number(a, v.substr(0, x), 16, 8192));
+            o.height = uint32_t(number(a, v.substr(x + 1), 16, 8192));
+        } else if (a == "--screenshot") {
+            o.screenshot = value();
+            if (o.screenshot.size() < 5 || o.screenshot.substr(o.screenshot.size() - 4) != ".png")
+                throw UsageError("--screenshot FILE must end in .png, got '" + o.screenshot + "'");
         } else if (a == "--timings") {
             o.timings = value();
             const bool csv = o.timings.size() > 4 && o.timings.substr(o.timings.size() - 4) == ".csv";

@@ -25,8 +25,11 @@ struct Options {
     std::optional<Resolver> resolver;  ///< --resolver NAME: Laplacian-type steps (and advection if a box one)
     std::optional<Resolver> advection; ///< --advection-resolver NAME
     int log2BlockWidth = 7;
-    std::string render = "none";
-    std::string timings; ///< .csv or .json
+    std::string render = "offscreen"; ///< offscreen (Vulkan compute, no window) or none
+    bool renderExplicit = false;      ///< --render given: a failure to render is an error, not a note
+    uint32_t width = 640, height = 480;
+    std::string screenshot; ///< PNG of the last frame; %04d in the name: every frame
+    std::string timings;    ///< .csv or .json
     uint64_t seed = 1;
 };
 

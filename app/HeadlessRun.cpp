@@ -2,12 +2,15 @@
 #include "HeadlessRun.h"
 
 #include "Solver.h"
+#include "VolumeRenderer.h"
+#include "VulkanContext.h"
 #include "vbm/HostBlockExecutor.h"
 #if VBM_HAVE_CUDA
 #include "DeviceRuns.h"
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -91,6 +94,16 @@ void writeTimings(const std::string& path, const std::vector<Row>& rows, const O
     if (!f) throw std::runtime_error("writing the timings file " + path + " failed");
 }
 
+/// The screenshot path of a frame: "%04d" replaced by the frame number, if present.
+std::string screenshotName(const std::string& pattern, int frame)
+{
+    const size_t at = pattern.find("%04d");
+    if (at == std::string::npos) return pattern;
+    char num[16];
+    std::snprintf(num, sizeof num, "%04d", frame);
+    return pattern.substr(0, at) + num + pattern.substr(at + 4);
+}
+
 } // namespace
 
 int runHeadless(const Options& o)
@@ -115,8 +128,45 @@ int runHeadless(const Options& o)
         solvers.push_back(std::make_unique<Solver>(scene, backend, c.choice));
     const Solver& first = *solvers.front();
     const MemoryReport mem = first.memory();
-    std::printf("vbm-fluid (headless)\n  device:     %s\n  backend:    %s\n  render:     none\n", device.c_str(),
-                backendName(backend));
+
+    // The renderer: the first configuration's density (smoke) or temperature (heat), staged through the host.
+    std::unique_ptr<render::VulkanContext> vulkan;
+    std::unique_ptr<render::VolumeRenderer> renderer;
+    render::RenderSettings look;
+    render::OrbitCamera camera;
+    const std::string renderField = scene.kind == SimulationKind::Smoke ? "density" : "temperature";
+    std::string renderLine = "none";
+    if (o.render == "offscreen") {
+        try {
+            vulkan = std::make_unique<render::VulkanContext>(false);
+            renderer = std::make_unique<render::VolumeRenderer>(*vulkan, scene.grid, first.field(renderField).size(),
+                                                                o.width, o.height);
+            camera = render::OrbitCamera::framing(renderer->boxMin(), renderer->boxMax());
+            if (scene.kind == SimulationKind::Smoke) {
+                look.mode = render::RenderMode::Density;
+                look.densityScale = 0.5f;
+            } else {
+                const auto t = first.field("temperature");
+                const auto [lo, hi] = std::minmax_element(t.begin() + 1, t.end());
+                look.mode = render::RenderMode::Emission;
+                look.rangeLo = *lo, look.rangeHi = *hi > *lo ? *hi : *lo + 1.f;
+                look.densityScale = 0.25f;
+            }
+            renderLine = "offscreen " + std::to_string(o.width) + "x" + std::to_string(o.height) + " on " +
+                         vulkan->deviceName() + (vulkan->validation() ? " (validation on)" : "") + ", " + renderField;
+        } catch (const render::VulkanError& e) {
+            if (o.renderExplicit) throw;
+            renderer.reset(), vulkan.reset();
+            renderLine = std::string("none (") + e.what() + ")";
+        }
+    }
+    if (!o.screenshot.empty() && !renderer)
+        throw UsageError("--screenshot needs the offscreen render, which is not available here");
+    std::printf("vbm-fluid (headless)\n  device:     %s\n  backend:    %s\n  render:     %s\n", device.c_str(),
+                backendName(backend), renderLine.c_str());
+    if (renderer)
+        std::printf("  interop:    staging (the host copies the field in and the image out every frame; the shared\n"
+                    "              CUDA-Vulkan memory path is not built yet)\n");
     std::printf("  scene:      %s (%s), %llu active voxels, %llu blocks of %d\n", scene.name.c_str(),
                 scene.kind == SimulationKind::Heat ? "heat" : "smoke", (unsigned long long)first.activeVoxels(),
                 (unsigned long long)first.blockCount(), 1 << o.log2BlockWidth);
@@ -134,6 +184,7 @@ int runHeadless(const Options& o)
     std::fflush(stdout);
 
     std::vector<Row> rows;
+    uint64_t copiedBytes = 0;
     bool identical = true;
     int firstDifference = -1;
     for (int frame = 0; frame < o.frames; ++frame) {
@@ -144,6 +195,17 @@ int runHeadless(const Options& o)
                 rows.push_back({frame, configs[k].name, p.name, p.ms, p.iterations, p.residual});
             rows.push_back({frame, configs[k].name, "step", r.totalMs, -1, 0});
             lastMs = r.totalMs;
+        }
+        if (renderer) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const std::vector<float> f = solvers[0]->field(renderField);
+            const auto& pixels = renderer->render(f, camera, look);
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            rows.push_back({frame, configs[0].name, "render", ms, -1, 0});
+            // host copies: the field out of the solver (on CUDA a device-to-host copy) and through the staging buffers
+            copiedBytes = renderer->bytesCopiedLastFrame() + (backend == Backend::Cuda ? f.size() * sizeof(float) : 0);
+            if (!o.screenshot.empty() && (frame + 1 == o.frames || o.screenshot.find("%04d") != std::string::npos))
+                render::writePng(screenshotName(o.screenshot, frame), pixels, renderer->width(), renderer->height());
         }
         if (solvers.size() > 1) {
             const uint64_t h = solvers[0]->fieldsHash();
@@ -174,6 +236,15 @@ int runHeadless(const Options& o)
         std::printf("\nFields bitwise identical across all %zu resolvers after every frame: %s\n", solvers.size(),
                     identical ? "yes"
                               : ("NO (first difference after frame " + std::to_string(firstDifference) + ")").c_str());
+    if (renderer) {
+        std::printf("\nHost copies per frame for the render: %llu bytes (staging path)\n",
+                    (unsigned long long)copiedBytes);
+        if (!o.screenshot.empty()) std::printf("screenshot: %s\n", screenshotName(o.screenshot, o.frames - 1).c_str());
+    }
+    if (vulkan && vulkan->validation()) {
+        std::printf("Vulkan validation errors: %d\n", vulkan->validationErrors());
+        if (vulkan->validationErrors() > 0) identical = false;
+    }
     if (!o.timings.empty()) {
         writeTimings(o.timings, rows, o, scene.name, backend);
         std::printf("timings: %s (%zu rows)\n", o.timings.c_str(), rows.size());

@@ -3,6 +3,7 @@
 #include "HeadlessOptions.h"
 #include "HeadlessRun.h"
 #include "Scene.h"
+#include "VulkanContext.h"
 
 #include <cstdio>
 #include <new>
@@ -33,6 +34,9 @@ int main(int argc, char** argv)
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "vbm-fluid: %s\n", e.what());
         return 2;
+    } catch (const vbm::render::VulkanError& e) {
+        std::fprintf(stderr, "vbm-fluid: %s\n", e.what());
+        return 1;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "vbm-fluid: out of host memory: pick a smaller scene\n");
         return 1;

@@ -19,7 +19,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 # Debian packages for the build and the tests. Later features add theirs here.
-packages=(build-essential cmake ninja-build pkg-config libgtest-dev ca-certificates)
+packages=(build-essential cmake ninja-build pkg-config libgtest-dev ca-certificates
+  libvulkan-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers libpng-dev libglm-dev)
 
 missing=()
 for p in "${packages[@]}"; do

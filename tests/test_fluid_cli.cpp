@@ -28,7 +28,7 @@ TEST(VbmFluidCli, HelpDocumentsEveryFlag)
     const CommandResult r = fluid("--help");
     EXPECT_EQ(r.code, 0);
     for (const char* flag : {"--headless", "--frames", "--scene", "--backend", "--resolver", "--advection-resolver",
-                             "--block-width", "--render", "--timings", "--seed", "exit codes"})
+                             "--block-width", "--render", "--size", "--screenshot", "--timings", "--seed", "exit codes"})
         EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
@@ -42,7 +42,9 @@ TEST(VbmFluidCli, BadUsageAndInputGiveOneLineAndExitCode2)
         {"--advection-resolver computeCrossStencil", "box resolver"},
         {"--block-width 256", "--block-width"},
         {"--timings out.txt", ".csv or .json"},
-        {"--render offscreen", "--render"},
+        {"--render sideways", "--render"},
+        {"--size 10x10", "--size"},
+        {"--screenshot out.jpg", ".png"},
         {"--headless --backend cpu --resolver NanoVDB13", "CUDA-only"},
         {"--headless --scene /nonexistent.scene", "/nonexistent.scene"},
         {"--headless --scene " + bad.string(), bad.string() + ":2:"},
@@ -61,7 +63,8 @@ TEST(VbmFluidCli, EveryResolverInTurnStaysIdenticalAndWritesTimings)
     const fs::path scene = writeFile("plume.scene", "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 2\n"
                                                     "emitter sphere 0 3 0 2\ndt 1\n");
     const fs::path csv = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + ".csv");
-    const CommandResult r = fluid("--headless --backend cpu --frames 3 --resolver all --scene " + scene.string() +
+    const CommandResult r = fluid("--headless --backend cpu --render none --frames 3 --resolver all --scene " +
+                                  scene.string() +
                                   " --timings " + csv.string());
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("Fields bitwise identical across all 6 resolvers after every frame: yes"), std::string::npos)

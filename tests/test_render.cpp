@@ -1,0 +1,144 @@
+// The offscreen render from a headless run, on whatever Vulkan device is there (Mesa's lavapipe
+// on CI), with the validation layer on: a screenshot that is not blank and shows the volume
+// where the scene puts it, a timings file with the render phase, and no validation errors.
+#include "RunCommand.h"
+
+#include <png.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Image {
+    uint32_t width = 0, height = 0;
+    std::vector<uint8_t> rgba;
+    double luminance(uint32_t x, uint32_t y) const
+    {
+        const uint8_t* p = &rgba[(size_t(y) * width + x) * 4];
+        return 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
+    }
+    /// Mean luminance over a rectangle given in fractions of the image.
+    double mean(double x0, double y0, double x1, double y1) const
+    {
+        double s = 0;
+        int n = 0;
+        for (uint32_t y = uint32_t(y0 * height); y < uint32_t(y1 * height); ++y)
+            for (uint32_t x = uint32_t(x0 * width); x < uint32_t(x1 * width); ++x)
+                s += luminance(x, y), ++n;
+        return n ? s / n : 0;
+    }
+    /// Brightest luminance over a rectangle given in fractions of the image.
+    double brightest(double x0, double y0, double x1, double y1) const
+    {
+        double m = 0;
+        for (uint32_t y = uint32_t(y0 * height); y < uint32_t(y1 * height); ++y)
+            for (uint32_t x = uint32_t(x0 * width); x < uint32_t(x1 * width); ++x)
+                m = std::max(m, luminance(x, y));
+        return m;
+    }
+};
+
+Image readPng(const fs::path& path)
+{
+    png_image image{};
+    image.version = PNG_IMAGE_VERSION;
+    Image out;
+    if (!png_image_begin_read_from_file(&image, path.c_str())) return out;
+    image.format = PNG_FORMAT_RGBA;
+    out.width = image.width, out.height = image.height;
+    out.rgba.resize(PNG_IMAGE_SIZE(image));
+    if (!png_image_finish_read(&image, nullptr, out.rgba.data(), 0, nullptr)) out = Image{};
+    return out;
+}
+
+fs::path temp(const std::string& name)
+{
+    return fs::temp_directory_path() / ("vbm-render-test-" + std::to_string(::getpid()) + "-" + name);
+}
+
+CommandResult renderRun(const std::string& scene, int frames, const fs::path& png, const fs::path& timings)
+{
+    return runCommand("VBM_VULKAN_VALIDATION=1 " + std::string(VBM_FLUID_PATH) + " --headless --backend cpu --frames " +
+                      std::to_string(frames) + " --scene " + scene +
+                      " --render offscreen --size 320x240 --screenshot " + png.string() + " --timings " +
+                      timings.string());
+}
+
+void expectCleanRun(const CommandResult& r, const fs::path& timings)
+{
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("Vulkan validation errors: 0"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("validation error:"), std::string::npos) << r.out;
+    std::ifstream in(timings);
+    std::string all((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_NE(all.find(",render,"), std::string::npos);
+    EXPECT_NE(all.find(",step,"), std::string::npos);
+}
+
+} // namespace
+
+// The hot Gaussian spot of heat-shell sits on the +x side of the shell: right of centre in the
+// default view, brighter than the shell's far side.
+TEST(Render, HeatShellShowsTheHotSpotRightOfCentre)
+{
+    const fs::path png = temp("shell.png"), timings = temp("shell.csv");
+    expectCleanRun(renderRun("heat-shell", 30, png, timings), timings);
+    const Image im = readPng(png);
+    ASSERT_EQ(im.width, 320u);
+    ASSERT_EQ(im.height, 240u);
+    // not blank: the shell is darker than the background, the spot much brighter than both
+    double lo = 255, hi = 0;
+    for (uint32_t y = 0; y < im.height; ++y)
+        for (uint32_t x = 0; x < im.width; ++x)
+            lo = std::min(lo, im.luminance(x, y)), hi = std::max(hi, im.luminance(x, y));
+    EXPECT_GT(hi - lo, 100.0);
+    EXPECT_GT(im.brightest(0.55, 0.4, 0.75, 0.75), im.brightest(0.25, 0.4, 0.45, 0.75) + 60.0);
+    EXPECT_LT(im.mean(0.4, 0.3, 0.6, 0.5), im.mean(0.0, 0.0, 0.1, 0.1)); // the shell occludes the background
+    fs::remove(png), fs::remove(timings);
+}
+
+// heat-block: the hot sphere (x = 20) and the cold one (x = 44) along x; the hot side of the
+// block renders brighter than the cold side.
+TEST(Render, HeatBlockShowsHotAndColdSides)
+{
+    const fs::path png = temp("block.png"), timings = temp("block.csv");
+    expectCleanRun(renderRun("heat-block", 30, png, timings), timings);
+    const Image im = readPng(png);
+    ASSERT_EQ(im.width, 320u);
+    const double left = im.mean(0.2, 0.3, 0.5, 0.7), right = im.mean(0.5, 0.3, 0.8, 0.7);
+    EXPECT_GT(std::abs(left - right), 5.0) << left << " " << right;
+    fs::remove(png), fs::remove(timings);
+}
+
+// smoke-plume: after a few steps the smoke is at the emitter, low in the domain and centred.
+TEST(Render, SmokePlumeShowsSmokeAtTheEmitter)
+{
+    const fs::path png = temp("plume.png"), timings = temp("plume.csv");
+    expectCleanRun(renderRun("smoke-plume", 5, png, timings), timings);
+    const Image im = readPng(png);
+    ASSERT_EQ(im.width, 320u);
+    const double emitter = im.brightest(0.45, 0.6, 0.55, 0.75), top = im.brightest(0.45, 0.1, 0.55, 0.25);
+    EXPECT_GT(emitter, top + 60.0) << emitter << " " << top;
+    fs::remove(png), fs::remove(timings);
+}
+
+TEST(Render, EveryFrameScreenshotsWithAFramePattern)
+{
+    const fs::path dir = temp("frames");
+    fs::create_directories(dir);
+    const fs::path timings = temp("frames.json");
+    const CommandResult r = runCommand(std::string(VBM_FLUID_PATH) +
+                                       " --headless --backend cpu --frames 3 --scene heat-block --size 64x48 "
+                                       "--screenshot " +
+                                       (dir / "f%04d.png").string() + " --timings " + timings.string());
+    EXPECT_EQ(r.code, 0) << r.out;
+    for (const char* f : {"f0000.png", "f0001.png", "f0002.png"})
+        EXPECT_TRUE(fs::exists(dir / f)) << f;
+    fs::remove_all(dir), fs::remove(timings);
+}
