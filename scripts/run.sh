@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Sets up what is missing, builds, and runs the main program, vbm-fluid. Until the window
-# and renderer exist it runs headless: the default scene for 100 frames (smoke-plume on a
-# GPU, heat-shell on the CPU), then a timing table. Arguments replace those defaults.
+# exists it runs headless: the default scene (smoke-plume on a GPU, heat-shell on the CPU) for
+# 100 frames, rendered offscreen; it leaves build/vbm-fluid.png (the last frame) and
+# build/vbm-fluid-timings.csv, and prints the timing table. Arguments replace those defaults.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 vbm_build -DBUILD_TESTING=OFF
-if [ $# -eq 0 ]; then set -- --headless --frames 100; fi
+if [ $# -eq 0 ]; then
+  set -- --headless --frames 100 --screenshot "$root/build/vbm-fluid.png" --timings "$root/build/vbm-fluid-timings.csv"
+fi
 exec "$root/build/bin/vbm-fluid" "$@"
