@@ -1,6 +1,7 @@
 // vbm-fluid's command line (see HeadlessOptions.h).
 #include "HeadlessOptions.h"
 
+#include <cmath>
 #include <cstdlib>
 
 namespace vbm::app {
@@ -30,6 +31,10 @@ options:
   --render offscreen|none render each frame offscreen with Vulkan (default), or not at all
   --size WxH              image size (default 640x480)
   --screenshot FILE.png   write the last frame; %04d in the name writes every frame
+  --slice AXIS[:POS]      also show the field on a plane: x, y or z, at index POS
+                          (default: the middle of the grid), for example --slice z:64
+  --overlay blocks        colour every active voxel by its VBM block instead of the field,
+                          to see the blocks and the leaves they span
   --timings FILE          per-frame, per-phase timings as .csv or .json
   --seed N                recorded in the timings (the built-in scenes are deterministic)
   -h, --help              this text
@@ -124,6 +129,24 @@ Options parseOptions(int argc, char** argv)
             const bool csv = o.timings.size() > 4 && o.timings.substr(o.timings.size() - 4) == ".csv";
             const bool json = o.timings.size() > 5 && o.timings.substr(o.timings.size() - 5) == ".json";
             if (!csv && !json) throw UsageError("--timings FILE must end in .csv or .json, got '" + o.timings + "'");
+        } else if (a == "--overlay") {
+            const std::string v = value();
+            if (v != "blocks") throw UsageError("--overlay takes 'blocks', got '" + v + "'");
+            o.blockOverlay = true;
+        } else if (a == "--slice") {
+            const std::string v = value();
+            const std::string axis = v.substr(0, v.find(':'));
+            if (axis != "x" && axis != "y" && axis != "z")
+                throw UsageError("--slice takes x, y or z, optionally :POS, got '" + v + "'");
+            o.sliceAxis = axis[0] - 'x';
+            if (v.find(':') != std::string::npos) {
+                const std::string pos = v.substr(v.find(':') + 1);
+                char* end = nullptr;
+                const double x = std::strtod(pos.c_str(), &end);
+                if (pos.empty() || *end || !std::isfinite(x))
+                    throw UsageError("--slice position '" + pos + "' is not a number");
+                o.slicePosition = x;
+            }
         } else if (a == "--seed")
             o.seed = uint64_t(number(a, value(), 0, 2147483647));
         else

@@ -28,8 +28,11 @@ struct Options {
     std::string render = "offscreen"; ///< offscreen (Vulkan compute, no window) or none
     bool renderExplicit = false;      ///< --render given: a failure to render is an error, not a note
     uint32_t width = 640, height = 480;
-    std::string screenshot; ///< PNG of the last frame; %04d in the name: every frame
-    std::string timings;    ///< .csv or .json
+    std::string screenshot;              ///< PNG of the last frame; %04d in the name: every frame
+    bool blockOverlay = false;           ///< --overlay blocks: colour voxels by VBM block instead of the field
+    int sliceAxis = -1;                  ///< --slice AXIS[:POS]: 0, 1, 2 or -1 for none
+    std::optional<double> slicePosition; ///< unset: the middle of the grid
+    std::string timings;                 ///< .csv or .json
     uint64_t seed = 1;
 };
 

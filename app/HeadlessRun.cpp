@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -145,6 +146,7 @@ int runHeadless(const Options& o)
             if (scene.kind == SimulationKind::Smoke) {
                 look.mode = render::RenderMode::Density;
                 look.densityScale = 0.5f;
+                look.rangeLo = 0.f, look.rangeHi = float(scene.params.emitDensity);
             } else {
                 const auto t = first.field("temperature");
                 const auto [lo, hi] = std::minmax_element(t.begin() + 1, t.end());
@@ -152,8 +154,19 @@ int runHeadless(const Options& o)
                 look.rangeLo = *lo, look.rangeHi = *hi > *lo ? *hi : *lo + 1.f;
                 look.densityScale = 0.25f;
             }
+            if (o.blockOverlay) look.mode = render::RenderMode::Blocks;
+            look.log2BlockWidth = o.log2BlockWidth;
+            if (o.sliceAxis >= 0) {
+                look.sliceAxis = o.sliceAxis;
+                look.slicePosition = float(o.slicePosition.value_or(
+                    std::floor(0.5 * (renderer->boxMin()[o.sliceAxis] + renderer->boxMax()[o.sliceAxis]))));
+            }
             renderLine = "offscreen " + std::to_string(o.width) + "x" + std::to_string(o.height) + " on " +
-                         vulkan->deviceName() + (vulkan->validation() ? " (validation on)" : "") + ", " + renderField;
+                         vulkan->deviceName() + (vulkan->validation() ? " (validation on)" : "") + ", " +
+                         (o.blockOverlay ? std::string("VBM blocks") : renderField) +
+                         (o.sliceAxis >= 0 ? std::string(", slice ") + char('x' + o.sliceAxis) + " = " +
+                                                 std::to_string(int(look.slicePosition))
+                                           : std::string());
         } catch (const render::VulkanError& e) {
             if (o.renderExplicit) throw;
             renderer.reset(), vulkan.reset();

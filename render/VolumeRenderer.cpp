@@ -139,9 +139,10 @@ const std::vector<uint32_t>& VolumeRenderer::render(const std::vector<float>& fi
     const glm::vec3 up = glm::cross(right, forward);
     const float tanHalf = std::tan(0.5f * cam.fovY), aspect = float(mWidth) / float(mHeight);
     RenderParams p{};
-    p.eye = {eye.x, eye.y, eye.z, 0};
-    p.forward = {forward.x, forward.y, forward.z, 0};
-    p.right = {right.x * tanHalf * aspect, right.y * tanHalf * aspect, right.z * tanHalf * aspect, 0};
+    p.eye = {eye.x, eye.y, eye.z, s.slicePosition};
+    p.forward = {forward.x, forward.y, forward.z, float(s.sliceAxis)};
+    p.right = {right.x * tanHalf * aspect, right.y * tanHalf * aspect, right.z * tanHalf * aspect,
+               float(s.log2BlockWidth)};
     p.up = {up.x * tanHalf, up.y * tanHalf, up.z * tanHalf, 0};
     p.boxMin = {mBoxMin[0], mBoxMin[1], mBoxMin[2], s.stepVoxels};
     p.boxMax = {mBoxMax[0], mBoxMax[1], mBoxMax[2], s.densityScale};

@@ -25,7 +25,7 @@ struct OrbitCamera {
     static OrbitCamera framing(const float lo[3], const float hi[3]);
 };
 
-enum class RenderMode : uint32_t { Density = 0, Emission = 1 };
+enum class RenderMode : uint32_t { Density = 0, Emission = 1, Blocks = 2 };
 
 struct RenderSettings {
     RenderMode mode = RenderMode::Density;
@@ -34,6 +34,9 @@ struct RenderSettings {
     float stepVoxels = 0.5f;
     uint32_t maxSteps = 4096;
     float lightAzimuth = 0.8f, lightElevation = 0.9f;
+    int sliceAxis = -1;      ///< 0, 1, 2: show the field on the plane (axis) = slicePosition; -1: no slice
+    float slicePosition = 0; ///< index coordinate of the slice plane
+    int log2BlockWidth = 7;  ///< Blocks mode: the VBM block width to colour by
 };
 
 class VolumeRenderer {

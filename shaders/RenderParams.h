@@ -23,12 +23,13 @@ struct alignas(16) UVec4 {
 /// Rendering modes (size.z)
 #define VBM_MODE_DENSITY 0u     // smoke: absorption with a lit, shadowed scattering colour
 #define VBM_MODE_EMISSION 1u    // heat: emission through a perceptual colormap
+#define VBM_MODE_BLOCKS 2u      // overlay: every active voxel coloured by its VBM block
 
 VBM_PARAMS_STRUCT
 {
-    VBM_VEC4 eye;     // xyz: camera position (index space)
-    VBM_VEC4 forward; // xyz: view direction
-    VBM_VEC4 right;   // xyz: right, scaled by tan(fov/2) * aspect
+    VBM_VEC4 eye;     // xyz: camera position (index space); w: slice plane position
+    VBM_VEC4 forward; // xyz: view direction; w: slice plane axis (0, 1, 2; negative: no slice)
+    VBM_VEC4 right;   // xyz: right, scaled by tan(fov/2) * aspect; w: log2 of the VBM block width
     VBM_VEC4 up;      // xyz: up, scaled by tan(fov/2)
     VBM_VEC4 boxMin;  // xyz: the grid's index bounding box (min corner); w: march step in voxels
     VBM_VEC4 boxMax;  // xyz: max corner (exclusive); w: density scale

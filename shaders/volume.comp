@@ -37,14 +37,27 @@ bool boxInterval(vec3 o, vec3 d, vec3 lo, vec3 hi, out float t0, out float t1)
     return t1 > max(t0, 0.0);
 }
 
-// Field value at voxel ijk (0 outside the active set), and the tree level the lookup ended at.
-float sampleField(inout pnanovdb_readaccessor_t acc, pnanovdb_buf_t buf, ivec3 ijk, out uint level)
+// Value index of voxel ijk (0 outside the active set), and the tree level the lookup ended at.
+uint sampleIndex(inout pnanovdb_readaccessor_t acc, pnanovdb_buf_t buf, ivec3 ijk, out uint level)
 {
     level = 0u;
     const pnanovdb_address_t address =
         pnanovdb_readaccessor_get_value_address_and_level(PNANOVDB_GRID_TYPE_ONINDEX, buf, acc, ijk, level);
-    const uint index = pnanovdb_root_onindex_get_value_index(buf, address, ijk, level).x;
+    return pnanovdb_root_onindex_get_value_index(buf, address, ijk, level).x;
+}
+
+float sampleField(inout pnanovdb_readaccessor_t acc, pnanovdb_buf_t buf, ivec3 ijk, out uint level)
+{
+    const uint index = sampleIndex(acc, buf, ijk, level);
     return index == 0u ? 0.0 : field[index];
+}
+
+// A distinct colour per VBM block: blocks of 2^log2Width consecutive value indices from 1.
+vec3 blockColour(uint index, uint log2Width)
+{
+    uint h = ((index - 1u) >> log2Width) * 2654435761u;
+    h ^= h >> 15;
+    return vec3(float(h & 255u), float((h >> 8) & 255u), float((h >> 16) & 255u)) / 255.0 * 0.8 + 0.2;
 }
 
 // Transmittance from p towards the light, a few coarse steps (the shadow term).
@@ -82,11 +95,26 @@ void main()
         const float step = params.boxMin.w, scale = params.boxMax.w;
         const vec3 light = normalize(vec3(cos(params.range.w) * cos(params.range.z), sin(params.range.w),
                                           cos(params.range.w) * sin(params.range.z)));
+        // The slice plane, if any: where the ray crosses it, an opaque colormapped sample of the field.
+        const int axis = int(params.forward.w);
+        float tSlice = -1.0;
+        if (axis >= 0 && abs(dir[axis]) > 1e-6) tSlice = (params.eye.w + 0.5 - eye[axis]) / dir[axis];
         float t = max(t0, 0.0) + 0.5 * step;
         for (uint n = 0u; n < params.size.w && t < t1 && transmittance > 0.01; ++n) {
+            if (tSlice > 0.0 && t >= tSlice) {
+                uint sl;
+                const uint si = sampleIndex(acc, buf, ivec3(floor(eye + tSlice * dir)), sl);
+                if (si != 0u) {
+                    const float u = (field[si] - params.range.x) / max(params.range.y - params.range.x, 1e-20);
+                    colour += transmittance * 0.9 * colormap(u);
+                    transmittance *= 0.1;
+                }
+                tSlice = -1.0;
+            }
             const vec3 p = eye + t * dir;
             uint level;
-            const float v = sampleField(acc, buf, ivec3(floor(p)), level);
+            const uint index = sampleIndex(acc, buf, ivec3(floor(p)), level);
+            const float v = index == 0u ? 0.0 : field[index];
             if (level != 0u) {
                 // no leaf here: jump past the empty node (lower: 8^3, upper: 128^3, root tile: 4096^3)
                 const float dim = level == 1u ? 8.0 : (level == 2u ? 128.0 : 4096.0);
@@ -96,7 +124,13 @@ void main()
                 t += max(b, 0.0) + 0.01;
                 continue;
             }
-            if (params.size.z == VBM_MODE_DENSITY) {
+            if (params.size.z == VBM_MODE_BLOCKS) {
+                if (index != 0u) {
+                    const float alpha = 1.0 - exp(-0.35 * step);
+                    colour += transmittance * alpha * blockColour(index, uint(params.right.w));
+                    transmittance *= 1.0 - alpha;
+                }
+            } else if (params.size.z == VBM_MODE_DENSITY) {
                 const float sigma = max(v, 0.0) * scale;
                 if (sigma > 0.0) {
                     const float alpha = 1.0 - exp(-sigma * step);

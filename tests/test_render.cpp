@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -141,4 +142,31 @@ TEST(Render, EveryFrameScreenshotsWithAFramePattern)
     for (const char* f : {"f0000.png", "f0001.png", "f0002.png"})
         EXPECT_TRUE(fs::exists(dir / f)) << f;
     fs::remove_all(dir), fs::remove(timings);
+}
+
+// The VBM-block overlay paints many distinct block colours; the slice plane changes the middle
+// of the picture against the same frame without it.
+TEST(Render, BlockOverlayAndSlicePlane)
+{
+    const fs::path blocks = temp("blocks.png"), plain = temp("plain.png"), slice = temp("slice.png");
+    const std::string base = "VBM_VULKAN_VALIDATION=1 " + std::string(VBM_FLUID_PATH) +
+                             " --headless --backend cpu --frames 2 --scene heat-block --size 160x120 ";
+    for (const auto& [args, png] : {std::pair{std::string("--overlay blocks"), blocks},
+                                    std::pair{std::string(""), plain}, std::pair{std::string("--slice z"), slice}}) {
+        const CommandResult r = runCommand(base + args + " --screenshot " + png.string());
+        EXPECT_EQ(r.code, 0) << r.out;
+        EXPECT_NE(r.out.find("Vulkan validation errors: 0"), std::string::npos) << r.out;
+    }
+    const Image b = readPng(blocks), p = readPng(plain), s = readPng(slice);
+    ASSERT_EQ(b.width, 160u);
+    std::set<uint32_t> colours;
+    for (size_t i = 0; i + 3 < b.rgba.size(); i += 4)
+        colours.insert((uint32_t(b.rgba[i]) >> 4) << 8 | (uint32_t(b.rgba[i + 1]) >> 4) << 4 | (b.rgba[i + 2] >> 4));
+    EXPECT_GT(colours.size(), 100u);
+    double diff = 0;
+    for (uint32_t y = s.height / 3; y < 2 * s.height / 3; ++y)
+        for (uint32_t x = s.width / 3; x < 2 * s.width / 3; ++x)
+            diff += std::abs(s.luminance(x, y) - p.luminance(x, y));
+    EXPECT_GT(diff / (s.width * s.height / 9.0), 5.0);
+    fs::remove(blocks), fs::remove(plain), fs::remove(slice);
 }
