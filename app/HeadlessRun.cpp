@@ -16,6 +16,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <unistd.h>
 
 namespace vbm::app {
 
@@ -225,9 +226,18 @@ int runHeadless(const Options& o)
             for (size_t k = 1; k < solvers.size(); ++k)
                 if (solvers[k]->fieldsHash() != h && identical) identical = false, firstDifference = frame;
         }
-        std::fprintf(stderr, "\r[vbm-fluid] frame %d/%d, last step %.2f ms   ", frame + 1, o.frames, lastMs);
+        // whole frame: the steps of every configuration plus the render
+        double frameMs = 0;
+        for (auto it = rows.rbegin(); it != rows.rend() && it->frame == frame; ++it)
+            if (it->phase == "step" || it->phase == "render") frameMs += it->ms;
+        rows.push_back({frame, configs[0].name, "frame", frameMs, -1, 0});
+        // progress: in place on a terminal, else a line every tenth of the run
+        if (isatty(fileno(stderr)))
+            std::fprintf(stderr, "\r[vbm-fluid] frame %d/%d, last step %.2f ms   ", frame + 1, o.frames, lastMs);
+        else if ((frame + 1) % std::max(1, o.frames / 10) == 0 || frame + 1 == o.frames)
+            std::fprintf(stderr, "[vbm-fluid] frame %d/%d, last step %.2f ms\n", frame + 1, o.frames, lastMs);
     }
-    std::fprintf(stderr, "\n");
+    if (isatty(fileno(stderr))) std::fprintf(stderr, "\n");
 
     // Summary: per configuration and phase, median and 95th percentile.
     std::vector<std::string> phases;
@@ -242,7 +252,7 @@ int runHeadless(const Options& o)
             if (v.empty()) continue;
             const double med = percentile(v, 0.5);
             std::printf("| %s | %s | %.3f | %.3f |\n", c.name.c_str(), phase.c_str(), med, percentile(v, 0.95));
-            if (phase == "step") std::printf("| %s | frames per second | %.1f | |\n", c.name.c_str(), 1000.0 / med);
+            if (phase == "frame") std::printf("| %s | frames per second | %.1f | |\n", c.name.c_str(), 1000.0 / med);
         }
     }
     if (solvers.size() > 1)

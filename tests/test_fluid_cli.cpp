@@ -27,8 +27,9 @@ TEST(VbmFluidCli, HelpDocumentsEveryFlag)
 {
     const CommandResult r = fluid("--help");
     EXPECT_EQ(r.code, 0);
-    for (const char* flag : {"--headless", "--frames", "--scene", "--backend", "--resolver", "--advection-resolver",
-                             "--block-width", "--render", "--size", "--screenshot", "--timings", "--seed", "exit codes"})
+    for (const char* flag :
+         {"--headless", "--frames", "--scene", "--backend", "--resolver", "--advection-resolver", "--block-width",
+          "--render", "--size", "--screenshot", "--timings", "--seed", "exit codes"})
         EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
@@ -64,8 +65,7 @@ TEST(VbmFluidCli, EveryResolverInTurnStaysIdenticalAndWritesTimings)
                                                     "emitter sphere 0 3 0 2\ndt 1\n");
     const fs::path csv = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + ".csv");
     const CommandResult r = fluid("--headless --backend cpu --render none --frames 3 --resolver all --scene " +
-                                  scene.string() +
-                                  " --timings " + csv.string());
+                                  scene.string() + " --timings " + csv.string());
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("Fields bitwise identical across all 6 resolvers after every frame: yes"), std::string::npos)
         << r.out;
@@ -74,9 +74,9 @@ TEST(VbmFluidCli, EveryResolverInTurnStaysIdenticalAndWritesTimings)
     int rows = 0;
     while (std::getline(in, line))
         ++rows, all += line + "\n";
-    // 6 resolvers x 3 frames x (8 phases + step), plus the header
-    EXPECT_EQ(rows, 1 + 6 * 3 * 9) << all;
-    for (const char* phase : {"advection", "divergence", "pressure CG", "gradient", "step"})
+    // 6 resolvers x 3 frames x (8 phases + step), a whole-frame row per frame, plus the header
+    EXPECT_EQ(rows, 1 + 6 * 3 * 9 + 3) << all;
+    for (const char* phase : {"advection", "divergence", "pressure CG", "gradient", "step", "frame"})
         EXPECT_NE(all.find(phase), std::string::npos) << phase;
     fs::remove(csv);
 }
