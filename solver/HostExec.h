@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <new>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace vbm::solver {
@@ -28,7 +30,12 @@ public:
     template <typename T>
     static Array<T> allocate(uint64_t n)
     {
-        return Array<T>(n);
+        try {
+            return Array<T>(n);
+        } catch (const std::bad_alloc&) {
+            throw std::runtime_error("host allocation of " + std::to_string(n * sizeof(T)) +
+                                     " bytes failed: out of memory (use a smaller scene)");
+        }
     }
     template <typename T>
     static void upload(Array<T>& dst, const std::vector<T>& src)

@@ -149,6 +149,7 @@ Scene parseScene(const std::string& text, const std::string& source, const std::
         {"emit_density", &SimulationParams::emitDensity},
         {"emit_temperature", &SimulationParams::emitTemperature},
         {"max_cfl", &SimulationParams::maxCfl},
+        {"vorticity", &SimulationParams::vorticity},
         {"cg_tolerance", &SimulationParams::cgTolerance},
     };
     for (const Line& l : lines) {

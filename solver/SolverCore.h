@@ -401,6 +401,14 @@ private:
                           float(mParams.emitTemperature)});
         });
         timed("centre velocity", [&] { cross<CentresFromFaces>(mU.data(), mV.data(), mW.data(), cu, cv, cw); });
+        if (mParams.vorticity > 0) {
+            // uses the advection outputs' arrays, free until advection
+            float *wx = mTemp[0].data(), *wy = mTemp[1].data(), *wz = mTemp[2].data(), *mag = mTemp[3].data();
+            timed("vorticity confinement", [&] {
+                cross<Vorticity>(cu, cv, cw, wx, wy, wz, mag);
+                cross<ConfinementForce>(wx, wy, wz, mag, cu, cv, cw, float(mParams.dt * mParams.vorticity));
+            });
+        }
         timed("buoyancy", [&] {
             elements(Buoyancy{mRho.data(), mT.data(), cv, float(dt * mParams.buoyancy), float(dt * mParams.weight)});
         });

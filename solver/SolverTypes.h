@@ -38,7 +38,8 @@ struct SimulationParams {
     double weight = 0.1;   ///< downward acceleration per unit density
     double emitDensity = 1.0;
     double emitTemperature = 1.0;
-    double maxCfl = 1.0; ///< advection substeps keep the CFL number at most this (<= 1)
+    double vorticity = 0.0; ///< vorticity confinement strength eps (0: off)
+    double maxCfl = 1.0;    ///< advection substeps keep the CFL number at most this (<= 1)
     // linear solves
     double cgTolerance = 1e-5;                                         ///< relative residual ||r|| / ||b||
     Preconditioner pressurePreconditioner = Preconditioner::Multigrid; ///< smoke's pressure solve

@@ -119,3 +119,21 @@ TEST(Smoke, MultigridPreconditionerCutsPressureIterations)
     EXPECT_LT(itMg * 3, itJacobi) << itMg << " vs " << itJacobi;
     EXPECT_LT(a.lastStep().divergenceAfter, 1e-4);
 }
+
+TEST(Smoke, VorticityConfinementAddsSwirlAndStaysFinite)
+{
+    Scene plain = plume(12), swirl = plume(12);
+    swirl.params.vorticity = 0.5;
+    Solver a(plain, Backend::Cpu), b(swirl, Backend::Cpu);
+    for (int k = 0; k < 30; ++k)
+        a.step(), b.step();
+    EXPECT_NE(a.fieldsHash(), b.fieldsHash());
+    bool hasPhase = false;
+    for (const auto& p : b.lastStep().phases)
+        hasPhase |= p.name == "vorticity confinement";
+    EXPECT_TRUE(hasPhase);
+    for (const auto& f : b.fieldNames())
+        for (float x : b.field(f))
+            ASSERT_TRUE(std::isfinite(x)) << f;
+    EXPECT_LT(b.lastStep().divergenceAfter, 1e-4);
+}

@@ -14,7 +14,7 @@ namespace {
 Scene smallSmoke()
 {
     return parseScene("kind smoke\ndomain sphere 0 12 0 12\nremove sphere 0 14 0 3\nemitter sphere 0 4 0 3\n"
-                      "buoyancy 0.5\nweight 0.05\ndt 1\ncg_tolerance 1e-5\ncg_max_iterations 300\n",
+                      "buoyancy 0.5\nweight 0.05\nvorticity 0.3\ndt 1\ncg_tolerance 1e-5\ncg_max_iterations 300\n",
                       "small smoke");
 }
 Scene smallHeat(bool implicit)
