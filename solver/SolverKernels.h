@@ -17,50 +17,14 @@
 
 namespace vbm::solver {
 
-/// Gathers the 7 cross taps from a cross resolver or from a box resolver's 27.
+/// sum over active neighbours of (x_i - x_n): row i of (-L) x, summed in cross order.
 template <bool FromBox>
-struct CrossTaps {
-    uint64_t n[CrossTapCount] = {};
-    __hostdev__ void operator()(int tap, uint64_t index)
-    {
-        if constexpr (FromBox) {
-            switch (tap) {
-            case 13:
-                n[0] = index;
-                break;
-            case 4:
-                n[1] = index;
-                break;
-            case 22:
-                n[2] = index;
-                break;
-            case 10:
-                n[3] = index;
-                break;
-            case 16:
-                n[4] = index;
-                break;
-            case 12:
-                n[5] = index;
-                break;
-            case 14:
-                n[6] = index;
-                break;
-            default:
-                break;
-            }
-        } else {
-            n[tap] = index;
-        }
-    }
-};
-
-template <bool FromBox, typename Taps>
-__hostdev__ inline CrossTaps<FromBox> gatherCross(Taps&& taps)
+__hostdev__ inline float minusLaplacian(const CrossTaps<FromBox>& c, const float* x, float xi)
 {
-    CrossTaps<FromBox> c;
-    taps(c);
-    return c;
+    float ax = 0.f;
+    for (int t = 1; t < CrossTapCount; ++t)
+        if (c.n[t]) ax += xi - x[c.n[t]];
+    return ax;
 }
 
 /// out = fixed ? x : a*x + b*sum over active neighbours of (x_n' - x), where x_n' is 0 for
@@ -278,11 +242,8 @@ struct JacobiSmooth {
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
-        const auto c = gatherCross<FromBox>(taps);
         const float xi = x[i];
-        float ax = 0.f;
-        for (int t = 1; t < CrossTapCount; ++t)
-            if (c.n[t]) ax += xi - x[c.n[t]];
+        const float ax = minusLaplacian(gatherCross<FromBox>(taps), x, xi);
         const float d = scale * diag[i];
         out[i] = d != 0.f ? xi + omega * (b[i] - scale * ax) / d : 0.f;
     }
@@ -298,12 +259,8 @@ struct Residual {
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
-        const auto c = gatherCross<FromBox>(taps);
         const float xi = x[i];
-        float ax = 0.f;
-        for (int t = 1; t < CrossTapCount; ++t)
-            if (c.n[t]) ax += xi - x[c.n[t]];
-        out[i] = b[i] - scale * ax;
+        out[i] = b[i] - scale * minusLaplacian(gatherCross<FromBox>(taps), x, xi);
     }
 };
 

@@ -215,3 +215,17 @@ INSTANTIATE_TEST_SUITE_P(WidthsAndChannels, ConsumersHost,
                              return "w" + std::to_string(1 << std::get<0>(info.param)) + "_C" +
                                     std::to_string(std::get<1>(info.param));
                          });
+
+TEST(CrossTaps, BoxTapsLandInCrossOrder)
+{
+    CrossTaps<true> fromBox;
+    for (int tap = 0; tap < BoxTapCount; ++tap)
+        fromBox(tap, uint64_t(100 + tap));
+    CrossTaps<false> fromCross;
+    for (int t = 0; t < CrossTapCount; ++t)
+        fromCross(t, uint64_t(7 + t));
+    for (int t = 0; t < CrossTapCount; ++t) {
+        EXPECT_EQ(fromBox.n[t], uint64_t(100 + boxTapOfCrossTap(t))) << t;
+        EXPECT_EQ(fromCross.n[t], uint64_t(7 + t)) << t;
+    }
+}

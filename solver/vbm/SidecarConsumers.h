@@ -46,23 +46,16 @@ struct BoxSumAccumulator {
 template <int C, bool FromBox>
 struct CrossLaplacian {
     const float* sidecar;
-    uint64_t taps[CrossTapCount] = {};
-    __hostdev__ void operator()(int tap, uint64_t index)
-    {
-        if constexpr (FromBox) {
-            for (int t = 0; t < CrossTapCount; ++t)
-                if (tap == boxTapOfCrossTap(t)) taps[t] = index;
-        } else {
-            taps[tap] = index;
-        }
-    }
+    CrossTaps<FromBox> taps;
+    __hostdev__ explicit CrossLaplacian(const float* s) : sidecar(s) {}
+    __hostdev__ void operator()(int tap, uint64_t index) { taps(tap, index); }
     __hostdev__ void evaluate(float (&out)[C]) const
     {
         for (int ch = 0; ch < C; ++ch) {
-            const float centre = sidecar[taps[0] * C + ch];
+            const float centre = sidecar[taps.n[0] * C + ch];
             float sum = 0.f;
             for (int t = 1; t < CrossTapCount; ++t)
-                if (taps[t]) sum += sidecar[taps[t] * C + ch] - centre;
+                if (taps.n[t]) sum += sidecar[taps.n[t] * C + ch] - centre;
             out[ch] = sum;
         }
     }

@@ -24,6 +24,54 @@ __hostdev__ inline constexpr int boxTapOfCrossTap(int crossTap)
     return map[crossTap];
 }
 
+/// Gathers the 7 cross taps, in cross order, from a cross resolver's 7 or a box resolver's 27
+/// (box taps 13, 4, 22, 10, 16, 12, 14: boxTapOfCrossTap). Thread-local.
+template <bool FromBox>
+struct CrossTaps {
+    uint64_t n[CrossTapCount] = {};
+    __hostdev__ void operator()(int tap, uint64_t index)
+    {
+        if constexpr (FromBox) {
+            switch (tap) {
+            case 13:
+                n[0] = index;
+                break;
+            case 4:
+                n[1] = index;
+                break;
+            case 22:
+                n[2] = index;
+                break;
+            case 10:
+                n[3] = index;
+                break;
+            case 16:
+                n[4] = index;
+                break;
+            case 12:
+                n[5] = index;
+                break;
+            case 14:
+                n[6] = index;
+                break;
+            default:
+                break;
+            }
+        } else {
+            n[tap] = index;
+        }
+    }
+};
+
+/// The cross taps of one voxel from a `taps(f)` that streams (tap, index).
+template <bool FromBox, typename Taps>
+__hostdev__ inline CrossTaps<FromBox> gatherCross(Taps&& taps)
+{
+    CrossTaps<FromBox> c;
+    taps(c);
+    return c;
+}
+
 /// Streams (tap, index) for the 27 box taps, in tap order, to f. Thread-local.
 template <typename F>
 __hostdev__ inline void forEachBoxStencil(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset, F&& f)
