@@ -29,6 +29,10 @@ options:
   --advection-resolver NAME  a box resolver for advection (default forEachBoxStencilCached)
   --block-width 128|512   VBM block width (default 128)
   --render offscreen|none render each frame offscreen with Vulkan (default), or not at all
+  --interop auto|on|off   how the field reaches the renderer: shared CUDA-Vulkan memory
+                          (no host copies; needs the CUDA backend and the Vulkan device to be
+                          the CUDA GPU), or the staging path through host memory; auto
+                          (default) shares when it can, on insists, off always stages
   --size WxH              image size (default 640x480)
   --screenshot FILE.png   write the last frame; %04d in the name writes every frame
   --slice AXIS[:POS]      also show the field on a plane: x, y or z, at index POS
@@ -109,6 +113,10 @@ Options parseOptions(int argc, char** argv)
                 o.log2BlockWidth = 9;
             else
                 throw UsageError("--block-width must be 128 or 512, got '" + v + "'");
+        } else if (a == "--interop") {
+            o.interop = value();
+            if (o.interop != "auto" && o.interop != "on" && o.interop != "off")
+                throw UsageError("--interop must be auto, on or off, got '" + o.interop + "'");
         } else if (a == "--render") {
             o.render = value();
             o.renderExplicit = true;

@@ -27,6 +27,7 @@ struct Options {
     int log2BlockWidth = 7;
     std::string render = "offscreen"; ///< offscreen (Vulkan compute, no window) or none
     bool renderExplicit = false;      ///< --render given: a failure to render is an error, not a note
+    std::string interop = "auto";     ///< auto (shared CUDA-Vulkan memory where possible), on (required), off (staging)
     uint32_t width = 640, height = 480;
     std::string screenshot;              ///< PNG of the last frame; %04d in the name: every frame
     bool blockOverlay = false;           ///< --overlay blocks: colour voxels by VBM block instead of the field

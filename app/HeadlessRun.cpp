@@ -2,6 +2,7 @@
 #include "HeadlessRun.h"
 
 #include "Solver.h"
+#include "CudaInterop.h"
 #include "VolumeRenderer.h"
 #include "VulkanContext.h"
 #include "vbm/HostBlockExecutor.h"
@@ -137,12 +138,19 @@ int runHeadless(const Options& o)
     render::RenderSettings look;
     render::OrbitCamera camera;
     const std::string renderField = scene.kind == SimulationKind::Smoke ? "density" : "temperature";
-    std::string renderLine = "none";
+    std::string renderLine = "none", interopLine;
     if (o.render == "offscreen") {
         try {
-            vulkan = std::make_unique<render::VulkanContext>(false);
+            render::VulkanOptions vo;
+            if (backend == Backend::Cuda) vo.preferredDevice = render::cudaDeviceUuid();
+            vulkan = std::make_unique<render::VulkanContext>(vo);
+            std::string whyNot = o.interop == "off" ? "--interop off"
+                                                    : render::sharedPathWhyNot(*vulkan, backend == Backend::Cuda);
+            if (o.interop == "on" && !whyNot.empty())
+                throw UsageError("--interop on: the shared CUDA-Vulkan path is not possible here: " + whyNot);
             renderer = std::make_unique<render::VolumeRenderer>(*vulkan, scene.grid, first.field(renderField).size(),
-                                                                o.width, o.height);
+                                                                o.width, o.height, whyNot.empty());
+            interopLine = renderer->pathDescription() + (whyNot.empty() ? "" : "; shared path not taken: " + whyNot);
             camera = render::OrbitCamera::framing(renderer->boxMin(), renderer->boxMax());
             if (scene.kind == SimulationKind::Smoke) {
                 look.mode = render::RenderMode::Density;
@@ -178,9 +186,7 @@ int runHeadless(const Options& o)
         throw UsageError("--screenshot needs the offscreen render, which is not available here");
     std::printf("vbm-fluid (headless)\n  device:     %s\n  backend:    %s\n  render:     %s\n", device.c_str(),
                 backendName(backend), renderLine.c_str());
-    if (renderer)
-        std::printf("  interop:    staging (the host copies the field in and the image out every frame; the shared\n"
-                    "              CUDA-Vulkan memory path is not built yet)\n");
+    if (renderer) std::printf("  interop:    %s\n", interopLine.c_str());
     std::printf("  scene:      %s (%s), %llu active voxels, %llu blocks of %d\n", scene.name.c_str(),
                 scene.kind == SimulationKind::Heat ? "heat" : "smoke", (unsigned long long)first.activeVoxels(),
                 (unsigned long long)first.blockCount(), 1 << o.log2BlockWidth);
@@ -198,7 +204,7 @@ int runHeadless(const Options& o)
     std::fflush(stdout);
 
     std::vector<Row> rows;
-    uint64_t copiedBytes = 0;
+    uint64_t fieldBytes = 0, maxFieldBytes = 0, imageBytes = 0;
     bool identical = true;
     int firstDifference = -1;
     for (int frame = 0; frame < o.frames; ++frame) {
@@ -212,13 +218,18 @@ int runHeadless(const Options& o)
         }
         if (renderer) {
             const auto t0 = std::chrono::steady_clock::now();
-            const std::vector<float> f = solvers[0]->field(renderField);
-            const auto& pixels = renderer->render(f, camera, look);
+            const bool shot = !o.screenshot.empty() &&
+                              (frame + 1 == o.frames || o.screenshot.find("%04d") != std::string::npos);
+            renderer->setField(solvers[0]->fieldData(renderField),
+                               backend == Backend::Cuda ? render::FieldMemory::CudaDevice : render::FieldMemory::Host);
+            renderer->render(camera, look, shot);
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             rows.push_back({frame, configs[0].name, "render", ms, -1, 0});
-            // host copies: the field out of the solver (on CUDA a device-to-host copy) and through the staging buffers
-            copiedBytes = renderer->bytesCopiedLastFrame() + (backend == Backend::Cuda ? f.size() * sizeof(float) : 0);
-            if (!o.screenshot.empty() && (frame + 1 == o.frames || o.screenshot.find("%04d") != std::string::npos))
+            fieldBytes = renderer->takeFieldBytesCopied();
+            imageBytes += renderer->takeImageBytesCopied();
+            maxFieldBytes = std::max(maxFieldBytes, fieldBytes);
+            const auto& pixels = renderer->pixels();
+            if (shot)
                 render::writePng(screenshotName(o.screenshot, frame), pixels, renderer->width(), renderer->height());
         }
         if (solvers.size() > 1) {
@@ -260,8 +271,12 @@ int runHeadless(const Options& o)
                     identical ? "yes"
                               : ("NO (first difference after frame " + std::to_string(firstDifference) + ")").c_str());
     if (renderer) {
-        std::printf("\nHost copies per frame for the render: %llu bytes (staging path)\n",
-                    (unsigned long long)copiedBytes);
+        std::printf("\nHost copies per frame for the render: %llu bytes (%s path; largest in any frame: %llu)\n",
+                    (unsigned long long)fieldBytes, renderer->interop() ? "shared" : "staging",
+                    (unsigned long long)maxFieldBytes);
+        if (imageBytes)
+            std::printf("Screenshot read-back, outside the per-frame figure: %llu bytes in all\n",
+                        (unsigned long long)imageBytes);
         if (!o.screenshot.empty()) std::printf("screenshot: %s\n", screenshotName(o.screenshot, o.frames - 1).c_str());
     }
     if (vulkan && vulkan->validation()) {

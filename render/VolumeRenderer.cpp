@@ -1,6 +1,7 @@
 // Volume rendering through a compute shader (see VolumeRenderer.h).
 #include "VolumeRenderer.h"
 
+#include "CudaInterop.h"
 #include "RenderParams.h"
 #include "volume_spv.h" // the compiled shader, generated at build time
 
@@ -10,6 +11,7 @@
 
 #include <png.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -27,7 +29,7 @@ OrbitCamera OrbitCamera::framing(const float lo[3], const float hi[3])
 }
 
 VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nanovdb::HostBuffer>& grid,
-                               uint64_t valueCount, uint32_t width, uint32_t height)
+                               uint64_t valueCount, uint32_t width, uint32_t height, bool cudaInterop)
     : mVk(vk), mWidth(width), mHeight(height), mValueCount(valueCount)
 {
     const auto* g = grid.grid<nanovdb::ValueOnIndex>();
@@ -37,11 +39,21 @@ VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nano
         mBoxMin[a] = float(bbox.min()[a]), mBoxMax[a] = float(bbox.max()[a] + 1);
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    mGrid = vk.createHostBuffer((grid.gridSize() + 3) & ~VkDeviceSize(3), storage);
-    std::memcpy(mGrid.mapped, grid.data(), grid.gridSize());
-    mField = vk.createHostBuffer(std::max<uint64_t>(valueCount, 1) * sizeof(float), storage);
-    mImage = vk.createHostBuffer(VkDeviceSize(width) * height * 4, storage);
-    mPixels.resize(size_t(width) * height);
+    // The grid never changes: one upload into device memory at start.
+    mGrid = vk.createDeviceBuffer((grid.gridSize() + 3) & ~VkDeviceSize(3), storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    vk.upload(mGrid, grid.data(), grid.gridSize());
+    const VkDeviceSize fieldBytes = std::max<uint64_t>(valueCount, 1) * sizeof(float);
+    if (cudaInterop) {
+        mField = vk.createDeviceBuffer(fieldBytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+        mTimeline = vk.createTimelineSemaphore(true);
+        mShared = std::make_unique<CudaSharedField>(vk.exportMemoryFd(mField), mField.allocationSize,
+                                                    vk.exportSemaphoreFd(mTimeline));
+        vk.submitAndWait([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, mField.buffer, 0, VK_WHOLE_SIZE, 0); },
+                         "clearing the shared field buffer");
+    } else {
+        mField = vk.createHostBuffer(fieldBytes, storage);
+        std::memset(mField.mapped, 0, fieldBytes);
+    }
 
     VkDevice d = vk.device();
     VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -86,6 +98,56 @@ VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nano
     dsai.descriptorSetCount = 1;
     dsai.pSetLayouts = &mSetLayout;
     checkVk(vkAllocateDescriptorSets(d, &dsai, &mSet), "vkAllocateDescriptorSets");
+
+    VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cbai.commandPool = vk.commandPool();
+    cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cbai.commandBufferCount = 1;
+    checkVk(vkAllocateCommandBuffers(d, &cbai, &mCmd), "vkAllocateCommandBuffers");
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    checkVk(vkCreateFence(d, &fci, nullptr, &mFence), "vkCreateFence");
+    resize(width, height);
+}
+
+VolumeRenderer::~VolumeRenderer()
+{
+    VkDevice d = mVk.device();
+    vkDeviceWaitIdle(d);
+    mShared.reset(); // CUDA lets go of the memory and the semaphore before Vulkan frees them
+    vkDestroyFence(d, mFence, nullptr);
+    vkFreeCommandBuffers(d, mVk.commandPool(), 1, &mCmd);
+    vkDestroyDescriptorPool(d, mPool, nullptr);
+    vkDestroyPipeline(d, mPipeline, nullptr);
+    vkDestroyPipelineLayout(d, mLayout, nullptr);
+    vkDestroyDescriptorSetLayout(d, mSetLayout, nullptr);
+    vkDestroyShaderModule(d, mShader, nullptr);
+    if (mTimeline) vkDestroySemaphore(d, mTimeline, nullptr);
+    mVk.destroy(mGrid);
+    mVk.destroy(mField);
+    mVk.destroy(mImage);
+    mVk.destroy(mReadback);
+}
+
+std::string VolumeRenderer::pathDescription() const
+{
+    if (mShared)
+        return "shared CUDA-Vulkan memory (the field is copied device to device into a buffer Vulkan exported, "
+               "ordered by a timeline semaphore; no host copies)";
+    return "staging (the field is copied through host memory every frame)";
+}
+
+void VolumeRenderer::resize(uint32_t width, uint32_t height)
+{
+    if (width == 0 || height == 0) throw VulkanError("render: the image size must be at least 1x1");
+    checkVk(vkDeviceWaitIdle(mVk.device()), "vkDeviceWaitIdle (resizing the image)");
+    mVk.destroy(mImage);
+    mVk.destroy(mReadback);
+    mWidth = width, mHeight = height;
+    const VkDeviceSize bytes = VkDeviceSize(width) * height * 4;
+    mImage = mVk.createDeviceBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    mReadback = mVk.createHostBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    mPixels.assign(size_t(width) * height, 0);
+
     VkDescriptorBufferInfo infos[3] = {
         {mGrid.buffer, 0, VK_WHOLE_SIZE}, {mField.buffer, 0, VK_WHOLE_SIZE}, {mImage.buffer, 0, VK_WHOLE_SIZE}};
     VkWriteDescriptorSet writes[3] = {};
@@ -97,39 +159,39 @@ VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nano
         writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writes[i].pBufferInfo = &infos[i];
     }
-    vkUpdateDescriptorSets(d, 3, writes, 0, nullptr);
-
-    VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cbai.commandPool = vk.commandPool();
-    cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cbai.commandBufferCount = 1;
-    checkVk(vkAllocateCommandBuffers(d, &cbai, &mCmd), "vkAllocateCommandBuffers");
-    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    checkVk(vkCreateFence(d, &fci, nullptr, &mFence), "vkCreateFence");
+    vkUpdateDescriptorSets(mVk.device(), 3, writes, 0, nullptr);
 }
 
-VolumeRenderer::~VolumeRenderer()
+void VolumeRenderer::setField(const float* data, FieldMemory where)
 {
-    VkDevice d = mVk.device();
-    vkDeviceWaitIdle(d);
-    vkDestroyFence(d, mFence, nullptr);
-    vkFreeCommandBuffers(d, mVk.commandPool(), 1, &mCmd);
-    vkDestroyDescriptorPool(d, mPool, nullptr);
-    vkDestroyPipeline(d, mPipeline, nullptr);
-    vkDestroyPipelineLayout(d, mLayout, nullptr);
-    vkDestroyDescriptorSetLayout(d, mSetLayout, nullptr);
-    vkDestroyShaderModule(d, mShader, nullptr);
-    mVk.destroy(mGrid);
-    mVk.destroy(mField);
-    mVk.destroy(mImage);
+    const uint64_t bytes = mValueCount * sizeof(float);
+    if (mShared && where == FieldMemory::CudaDevice) {
+        const uint64_t ready = ++mTimelineValue;
+        mShared->copyFrom(data, bytes, mReadDone, ready);
+        mFieldReady = ready;
+        return;
+    }
+    if (mShared) {
+        // a host field on the shared path (not used by the app): an ordinary upload
+        mVk.upload(mField, data, bytes);
+    } else if (where == FieldMemory::CudaDevice) {
+        cudaCopyToHost(mField.mapped, data, bytes);
+    } else {
+        std::memcpy(mField.mapped, data, bytes);
+    }
+    mFieldBytes += bytes;
 }
 
-const std::vector<uint32_t>& VolumeRenderer::render(const std::vector<float>& field, const OrbitCamera& cam,
-                                                    const RenderSettings& s)
+FieldSync VolumeRenderer::nextFieldSync()
 {
-    if (field.size() != mValueCount) throw VulkanError("render: the field has the wrong size");
-    std::memcpy(mField.mapped, field.data(), field.size() * sizeof(float));
+    if (!mTimeline) return {};
+    FieldSync s{mTimeline, mFieldReady, ++mTimelineValue};
+    mReadDone = s.signalValue;
+    return s;
+}
 
+void VolumeRenderer::recordRender(VkCommandBuffer cmd, const OrbitCamera& cam, const RenderSettings& s)
+{
     const glm::vec3 target(cam.target[0], cam.target[1], cam.target[2]);
     const glm::vec3 offset(std::cos(cam.elevation) * std::cos(cam.azimuth), std::sin(cam.elevation),
                            std::cos(cam.elevation) * std::sin(cam.azimuth));
@@ -149,29 +211,63 @@ const std::vector<uint32_t>& VolumeRenderer::render(const std::vector<float>& fi
     p.size = {mWidth, mHeight, uint32_t(s.mode), s.maxSteps};
     p.range = {s.rangeLo, s.rangeHi, s.lightAzimuth, s.lightElevation};
 
+    // The last frame's copies out of the image finish before the shader overwrites it.
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 0, nullptr);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mPipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mLayout, 0, 1, &mSet, 0, nullptr);
+    vkCmdPushConstants(cmd, mLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
+    vkCmdDispatch(cmd, (mWidth + 7) / 8, (mHeight + 7) / 8, 1);
+    VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    written.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written, 0,
+                         nullptr, 0, nullptr);
+}
+
+void VolumeRenderer::render(const OrbitCamera& cam, const RenderSettings& s, bool readBack)
+{
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     checkVk(vkResetCommandBuffer(mCmd, 0), "vkResetCommandBuffer");
     checkVk(vkBeginCommandBuffer(mCmd, &begin), "vkBeginCommandBuffer");
-    vkCmdBindPipeline(mCmd, VK_PIPELINE_BIND_POINT_COMPUTE, mPipeline);
-    vkCmdBindDescriptorSets(mCmd, VK_PIPELINE_BIND_POINT_COMPUTE, mLayout, 0, 1, &mSet, 0, nullptr);
-    vkCmdPushConstants(mCmd, mLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-    vkCmdDispatch(mCmd, (mWidth + 7) / 8, (mHeight + 7) / 8, 1);
-    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(mCmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
-                         nullptr, 0, nullptr);
+    recordRender(mCmd, cam, s);
+    if (readBack) {
+        const VkBufferCopy region{0, 0, mReadback.size};
+        vkCmdCopyBuffer(mCmd, mImage.buffer, mReadback.buffer, 1, &region);
+        VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(mCmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
+                             nullptr, 0, nullptr);
+    }
     checkVk(vkEndCommandBuffer(mCmd), "vkEndCommandBuffer");
+
+    const FieldSync sync = nextFieldSync();
+    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    timeline.waitSemaphoreValueCount = 1;
+    timeline.pWaitSemaphoreValues = &sync.waitValue;
+    timeline.signalSemaphoreValueCount = 1;
+    timeline.pSignalSemaphoreValues = &sync.signalValue;
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &mCmd;
+    if (sync.semaphore) {
+        submit.pNext = &timeline;
+        submit.waitSemaphoreCount = 1;
+        submit.pWaitSemaphores = &sync.semaphore;
+        submit.pWaitDstStageMask = &waitStage;
+        submit.signalSemaphoreCount = 1;
+        submit.pSignalSemaphores = &sync.semaphore;
+    }
     checkVk(vkResetFences(mVk.device(), 1, &mFence), "vkResetFences");
     checkVk(vkQueueSubmit(mVk.queue(), 1, &submit, mFence), "vkQueueSubmit");
     checkVk(vkWaitForFences(mVk.device(), 1, &mFence, VK_TRUE, UINT64_MAX), "vkWaitForFences (the render)");
-    std::memcpy(mPixels.data(), mImage.mapped, mPixels.size() * 4);
-    mBytesCopied = field.size() * sizeof(float) + mPixels.size() * 4;
-    return mPixels;
+    if (readBack) {
+        std::memcpy(mPixels.data(), mReadback.mapped, mPixels.size() * 4);
+        mImageBytes += mPixels.size() * 4;
+    }
 }
 
 void writePng(const std::string& path, const std::vector<uint32_t>& rgba, uint32_t width, uint32_t height)

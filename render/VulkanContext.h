@@ -1,13 +1,18 @@
-// The Vulkan instance, device and compute queue the renderer runs on, with checked calls and
-// the validation layer on request. Offscreen only: no window system, no swapchain.
+// The Vulkan instance, device and queue the renderer (and the GUI) run on, with checked calls,
+// the validation layer on request, and the pieces CUDA interop needs: buffers whose memory is
+// exported as a file descriptor, an exportable timeline semaphore, the device's UUID.
 #pragma once
 
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace vbm::render {
 
@@ -18,49 +23,89 @@ struct VulkanError : std::runtime_error {
 
 void checkVk(VkResult result, const char* what);
 
-/// A buffer in host-visible, host-coherent memory (the staging path: the host writes and reads it directly).
-struct HostBuffer {
+using DeviceUuid = std::array<uint8_t, VK_UUID_SIZE>;
+
+/// A buffer and its memory. `mapped` is set for host-visible buffers; `exportable` buffers are
+/// dedicated allocations whose memory can be handed to CUDA as a file descriptor.
+struct Buffer {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
     void* mapped = nullptr;
-    VkDeviceSize size = 0;
+    VkDeviceSize size = 0;           ///< what was asked for
+    VkDeviceSize allocationSize = 0; ///< what the driver allocated (CUDA imports this size)
+};
+
+struct VulkanOptions {
+    bool validation = false; ///< VK_LAYER_KHRONOS_validation, errors counted (also VBM_VULKAN_VALIDATION=1)
+    /// Prefer the physical device with this UUID (the CUDA device), when there is one.
+    std::optional<DeviceUuid> preferredDevice;
+    /// Window system: instance extensions to enable, and a function that makes the surface the
+    /// queue must present to (called once the instance exists). Empty for offscreen use.
+    std::vector<const char*> instanceExtensions;
+    std::function<VkSurfaceKHR(VkInstance)> makeSurface;
 };
 
 class VulkanContext {
 public:
-    /// validation: enable VK_LAYER_KHRONOS_validation and count its errors (also when the
-    /// environment sets VBM_VULKAN_VALIDATION=1).
-    explicit VulkanContext(bool validation);
+    explicit VulkanContext(const VulkanOptions& options);
+    explicit VulkanContext(bool validation) : VulkanContext(VulkanOptions{validation, {}, {}, {}}) {}
     ~VulkanContext();
     VulkanContext(const VulkanContext&) = delete;
     VulkanContext& operator=(const VulkanContext&) = delete;
 
+    VkInstance instance() const { return mInstance; }
+    VkPhysicalDevice physicalDevice() const { return mPhysical; }
     VkDevice device() const { return mDevice; }
     VkQueue queue() const { return mQueue; }
+    uint32_t queueFamily() const { return mQueueFamily; }
     VkCommandPool commandPool() const { return mPool; }
+    /// The window surface when VulkanOptions::makeSurface was given (owned by the context).
+    VkSurfaceKHR surface() const { return mSurface; }
     const std::string& deviceName() const { return mDeviceName; }
+    const DeviceUuid& deviceUuid() const { return mUuid; }
     bool validation() const { return mValidation; }
     /// Validation errors reported so far.
     int validationErrors() const { return mErrors.load(); }
+    /// Whether the device can share memory and a timeline semaphore with CUDA (external memory
+    /// and semaphore file descriptors, timeline semaphores), and if not, why.
+    bool canExportToCuda() const { return mExportWhyNot.empty(); }
+    const std::string& exportWhyNot() const { return mExportWhyNot; }
 
-    HostBuffer createHostBuffer(VkDeviceSize size, VkBufferUsageFlags usage);
-    void destroy(HostBuffer& b);
+    Buffer createHostBuffer(VkDeviceSize size, VkBufferUsageFlags usage);
+    /// Device-local memory (host-visible too where the device has nothing else, as on lavapipe).
+    Buffer createDeviceBuffer(VkDeviceSize size, VkBufferUsageFlags usage, bool exportable = false);
+    /// A file descriptor for an exportable buffer's memory; whoever imports it owns it.
+    int exportMemoryFd(const Buffer& b);
+    /// A timeline semaphore starting at 0, exportable when asked.
+    VkSemaphore createTimelineSemaphore(bool exportable);
+    int exportSemaphoreFd(VkSemaphore s);
+    /// Copies host bytes into a buffer once (through a temporary staging buffer), waiting for it.
+    void upload(const Buffer& dst, const void* data, VkDeviceSize size);
+    /// Records, submits and waits for a one-time command buffer.
+    void submitAndWait(const std::function<void(VkCommandBuffer)>& record, const char* what);
+    void destroy(Buffer& b);
 
 private:
     static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                     VkDebugUtilsMessageTypeFlagsEXT type,
                                                     const VkDebugUtilsMessengerCallbackDataEXT* data, void* self);
+    Buffer createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags want, bool exportable);
 
     VkInstance mInstance = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT mMessenger = VK_NULL_HANDLE;
+    VkSurfaceKHR mSurface = VK_NULL_HANDLE;
     VkPhysicalDevice mPhysical = VK_NULL_HANDLE;
     VkDevice mDevice = VK_NULL_HANDLE;
     VkQueue mQueue = VK_NULL_HANDLE;
     VkCommandPool mPool = VK_NULL_HANDLE;
     uint32_t mQueueFamily = 0;
     std::string mDeviceName;
+    DeviceUuid mUuid{};
+    std::string mExportWhyNot = "not checked";
     bool mValidation = false;
     std::atomic<int> mErrors{0};
+    PFN_vkGetMemoryFdKHR mGetMemoryFd = nullptr;
+    PFN_vkGetSemaphoreFdKHR mGetSemaphoreFd = nullptr;
 };
 
 } // namespace vbm::render

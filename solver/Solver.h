@@ -22,6 +22,7 @@ public:
     virtual SimulationParams& params() = 0;
     virtual MemoryReport memory() const = 0;
     virtual std::vector<float> field(const std::string& name) const = 0;
+    virtual const float* fieldData(const std::string& name) const = 0;
     virtual std::vector<std::string> fieldNames() const = 0;
     virtual uint64_t activeVoxels() const = 0;
     virtual uint64_t blockCount() const = 0;
@@ -48,6 +49,10 @@ public:
     const StepReport& lastStep() const { return mLast; }
     MemoryReport memory() const { return mImpl->memory(); }
     std::vector<float> field(const std::string& name) const { return mImpl->field(name); }
+    /// The field's storage where the backend keeps it: device memory on CUDA (for a device-to-device
+    /// copy into the renderer's shared buffer), host memory on the CPU. Valid until the next step;
+    /// the step has finished on the GPU when step() returns.
+    const float* fieldData(const std::string& name) const { return mImpl->fieldData(name); }
     std::vector<std::string> fieldNames() const { return mImpl->fieldNames(); }
     uint64_t activeVoxels() const { return mImpl->activeVoxels(); }
     uint64_t blockCount() const { return mImpl->blockCount(); }

@@ -145,7 +145,11 @@ public:
     }
 
     /// Host copy of a field by name: temperature, density, u, v, w, pressure.
-    std::vector<float> field(const std::string& name) const
+    std::vector<float> field(const std::string& name) const { return Exec::download(fieldArray(name)); }
+    /// The field's own storage (device memory on CUDA, host memory on the CPU), one float per
+    /// value index; valid until the next step, which may swap arrays.
+    const float* fieldData(const std::string& name) const { return fieldArray(name).data(); }
+    const Array<float>& fieldArray(const std::string& name) const
     {
         const Array<float>* a = name == "temperature" ? &mT
                                 : name == "density"   ? &mRho
@@ -155,7 +159,7 @@ public:
                                 : name == "pressure"  ? &mP
                                                       : nullptr;
         if (!a || a->size() == 0) throw std::invalid_argument("no field '" + name + "' in this simulation");
-        return Exec::download(*a);
+        return *a;
     }
     std::vector<std::string> fieldNames() const
     {
