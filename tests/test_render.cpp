@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -170,4 +171,53 @@ TEST(Render, BlockOverlayAndSlicePlane)
             diff += std::abs(s.luminance(x, y) - p.luminance(x, y));
     EXPECT_GT(diff / (s.width * s.height / 9.0), 5.0);
     fs::remove(blocks), fs::remove(plain), fs::remove(slice);
+}
+
+// The staging path reports the field bytes it copies through the host each frame; asking for
+// the shared CUDA-Vulkan path where it cannot be taken is a usage error that says why.
+TEST(Render, StagingPathCountsHostCopiesAndSharedPathNeedsCuda)
+{
+    const std::string base = std::string(VBM_FLUID_PATH) + " --headless --backend cpu --frames 2 --scene heat-block "
+                                                           "--size 64x48 ";
+    const CommandResult staged = runCommand(base + "--interop off");
+    EXPECT_EQ(staged.code, 0) << staged.out;
+    EXPECT_NE(staged.out.find("interop:    staging"), std::string::npos) << staged.out;
+    // heat-block: 262,144 active voxels plus the background value, 4 bytes each
+    EXPECT_NE(staged.out.find("Host copies per frame for the render: 1048580 bytes (staging path"),
+              std::string::npos)
+        << staged.out;
+    const CommandResult shared = runCommand(base + "--interop on");
+    EXPECT_EQ(shared.code, 2) << shared.out;
+    EXPECT_NE(shared.out.find("--interop on: the shared CUDA-Vulkan path is not possible here: the solver runs on "
+                              "the CPU"),
+              std::string::npos)
+        << shared.out;
+}
+
+// GPU machines only (skips where the CUDA backend cannot run): the shared path copies nothing
+// through the host per frame, and its pictures equal the staging path's, byte for byte.
+TEST(GpuRender, SharedPathHasNoHostCopiesAndMatchesStaging)
+{
+    const std::string base = std::string(VBM_FLUID_PATH) + " --headless --backend cuda --scene smoke-plume --frames 12 "
+                                                           "--size 320x240 ";
+    const CommandResult probe = runCommand(base + "--frames 1 --render none");
+    if (probe.code != 0) GTEST_SKIP() << "no CUDA backend here: " << probe.out;
+    const fs::path dir = temp("gpu-frames");
+    fs::create_directories(dir);
+    const CommandResult shared = runCommand(base + "--interop on --screenshot " + (dir / "shared%04d.png").string());
+    ASSERT_EQ(shared.code, 0) << shared.out;
+    EXPECT_NE(shared.out.find("Host copies per frame for the render: 0 bytes (shared path; largest in any frame: 0)"),
+              std::string::npos)
+        << shared.out;
+    const CommandResult staged = runCommand(base + "--interop off --screenshot " + (dir / "staged%04d.png").string());
+    ASSERT_EQ(staged.code, 0) << staged.out;
+    for (int f = 0; f < 12; ++f) {
+        char a[32], b[32];
+        std::snprintf(a, sizeof a, "shared%04d.png", f);
+        std::snprintf(b, sizeof b, "staged%04d.png", f);
+        const Image x = readPng(dir / a), y = readPng(dir / b);
+        ASSERT_EQ(x.width, 320u) << a;
+        EXPECT_TRUE(x.rgba == y.rgba) << "frame " << f << " differs between the shared and the staging path";
+    }
+    fs::remove_all(dir);
 }
