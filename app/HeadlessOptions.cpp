@@ -10,12 +10,20 @@ const char* Usage = R"(usage: vbm-fluid [options]
 
 Sparse-grid heat diffusion and smoke on NanoVDB's VoxelBlockManager. Every stencil step goes
 through a selectable resolver; the results are bitwise the same whichever is chosen, only
-the time changes. The interactive window is not built yet: vbm-fluid runs headless, renders
-offscreen with Vulkan (a GPU, or Mesa's lavapipe on the CPU) and reports timings.
+the time changes.
+
+With no --headless, vbm-fluid opens a window: the volume, and panels to pick the scene, the
+backend and the resolvers live, edit parameters and watch per-phase frame times (docs/gui.md).
+Mouse: drag to orbit, right or middle drag to pan, wheel to zoom. Keys: space pause, S step,
+R reset, 1-7 resolver, F12 screenshot, Esc quit. Where no display can be opened it says so
+and runs headless. --headless steps a scene without a window, renders offscreen with Vulkan
+(a GPU, or Mesa's lavapipe on the CPU) and reports timings.
 
 options:
-  --headless              run without a window (the only mode for now)
-  --frames N              simulation steps to run (default 100)
+  --headless              run without a window, for profiling (see --frames, --timings)
+  --script FILE           window: run timed commands from FILE (docs/gui.md), e.g. to cycle
+                          through resolvers, take screenshots, export fields and quit
+  --frames N              headless: simulation steps to run (default 100)
   --scene NAME|FILE       a built-in scene (heat-shell, heat-block, smoke-plume,
                           smoke-plume-4m) or a .scene file (assets/scenes/README.md);
                           default: smoke-plume on CUDA, heat-shell on the CPU
@@ -33,7 +41,7 @@ options:
                           (no host copies; needs the CUDA backend and the Vulkan device to be
                           the CUDA GPU), or the staging path through host memory; auto
                           (default) shares when it can, on insists, off always stages
-  --size WxH              image size (default 640x480)
+  --size WxH              image size (default 640x480; the window: 1280x800)
   --screenshot FILE.png   write the last frame; %04d in the name writes every frame
   --slice AXIS[:POS]      also show the field on a plane: x, y or z, at index POS
                           (default: the middle of the grid), for example --slice z:64
@@ -82,6 +90,8 @@ Options parseOptions(int argc, char** argv)
             o.help = true;
         else if (a == "--headless")
             o.headless = true;
+        else if (a == "--script")
+            o.script = value();
         else if (a == "--frames")
             o.frames = number(a, value(), 1, 10000000);
         else if (a == "--scene")
@@ -128,6 +138,7 @@ Options parseOptions(int argc, char** argv)
             if (x == std::string::npos) throw UsageError("--size takes WxH, for example 640x480, got '" + v + "'");
             o.width = uint32_t(number(a, v.substr(0, x), 16, 8192));
             o.height = uint32_t(number(a, v.substr(x + 1), 16, 8192));
+            o.sizeExplicit = true;
         } else if (a == "--screenshot") {
             o.screenshot = value();
             if (o.screenshot.size() < 5 || o.screenshot.substr(o.screenshot.size() - 4) != ".png")
@@ -160,6 +171,7 @@ Options parseOptions(int argc, char** argv)
         else
             throw UsageError("unknown option '" + a + "'");
     }
+    if (o.headless && !o.script.empty()) throw UsageError("--script drives the window: leave out --headless");
     return o;
 }
 

@@ -17,7 +17,8 @@ struct UsageError : std::runtime_error {
 
 struct Options {
     bool help = false;
-    bool headless = false;
+    bool headless = false; ///< no window: the profiling run (also taken when no display can be opened)
+    std::string script;    ///< window: a file of timed commands (docs/gui.md)
     int frames = 100;
     std::string scene;                 ///< built-in name or .scene file; "" = the backend's default
     std::optional<Backend> backend;    ///< unset: CUDA when a GPU is usable, else the CPU
@@ -29,6 +30,7 @@ struct Options {
     bool renderExplicit = false;      ///< --render given: a failure to render is an error, not a note
     std::string interop = "auto";     ///< auto (shared CUDA-Vulkan memory where possible), on (required), off (staging)
     uint32_t width = 640, height = 480;
+    bool sizeExplicit = false; ///< --size given (the window's size; else 1280x800)
     std::string screenshot;              ///< PNG of the last frame; %04d in the name: every frame
     bool blockOverlay = false;           ///< --overlay blocks: colour voxels by VBM block instead of the field
     int sliceAxis = -1;                  ///< --slice AXIS[:POS]: 0, 1, 2 or -1 for none

@@ -1,14 +1,11 @@
 // The headless run (see HeadlessRun.h).
 #include "HeadlessRun.h"
 
+#include "SceneSetup.h"
 #include "Solver.h"
 #include "CudaInterop.h"
 #include "VolumeRenderer.h"
 #include "VulkanContext.h"
-#include "vbm/HostBlockExecutor.h"
-#if VBM_HAVE_CUDA
-#include "DeviceRuns.h"
-#endif
 
 #include <algorithm>
 #include <chrono>
@@ -111,21 +108,12 @@ std::string screenshotName(const std::string& pattern, int frame)
 
 int runHeadless(const Options& o)
 {
-    std::string cudaWhy = cudaBackendUnavailableReason();
-    Backend backend = cudaWhy.empty() ? Backend::Cuda : Backend::Cpu;
-    if (o.backend) {
-        if (*o.backend == Backend::Cuda && !cudaWhy.empty())
-            throw UsageError("--backend cuda: the CUDA backend cannot run here (" + cudaWhy + ")");
-        backend = *o.backend;
-    }
-    const std::string sceneName = !o.scene.empty() ? o.scene : backend == Backend::Cuda ? "smoke-plume" : "heat-shell";
+    const Backend backend = pickBackend(o.backend);
+    const std::string sceneName = !o.scene.empty() ? o.scene : defaultSceneName(backend);
     const std::vector<Config> configs = configurations(o, backend);
     const Scene scene = loadScene(sceneName);
 
-    std::string device = "CPU, " + std::to_string(hostThreadCount()) + " threads";
-#if VBM_HAVE_CUDA
-    if (backend == Backend::Cuda) device = cuda::cudaDeviceDescription();
-#endif
+    const std::string device = solverDeviceDescription(backend);
     std::vector<std::unique_ptr<Solver>> solvers;
     for (const Config& c : configs)
         solvers.push_back(std::make_unique<Solver>(scene, backend, c.choice));
@@ -137,7 +125,7 @@ int runHeadless(const Options& o)
     std::unique_ptr<render::VolumeRenderer> renderer;
     render::RenderSettings look;
     render::OrbitCamera camera;
-    const std::string renderField = scene.kind == SimulationKind::Smoke ? "density" : "temperature";
+    const std::string renderField = renderFieldName(scene.kind);
     std::string renderLine = "none", interopLine;
     if (o.render == "offscreen") {
         try {
@@ -152,17 +140,7 @@ int runHeadless(const Options& o)
                                                                 o.width, o.height, whyNot.empty());
             interopLine = renderer->pathDescription() + (whyNot.empty() ? "" : "; shared path not taken: " + whyNot);
             camera = render::OrbitCamera::framing(renderer->boxMin(), renderer->boxMax());
-            if (scene.kind == SimulationKind::Smoke) {
-                look.mode = render::RenderMode::Density;
-                look.densityScale = 0.5f;
-                look.rangeLo = 0.f, look.rangeHi = float(scene.params.emitDensity);
-            } else {
-                const auto t = first.field("temperature");
-                const auto [lo, hi] = std::minmax_element(t.begin() + 1, t.end());
-                look.mode = render::RenderMode::Emission;
-                look.rangeLo = *lo, look.rangeHi = *hi > *lo ? *hi : *lo + 1.f;
-                look.densityScale = 0.25f;
-            }
+            look = defaultLook(scene, first);
             if (o.blockOverlay) look.mode = render::RenderMode::Blocks;
             look.log2BlockWidth = o.log2BlockWidth;
             if (o.sliceAxis >= 0) {

@@ -1,5 +1,6 @@
-// vbm-fluid: the simulator's entry point. Until the window and renderer exist, every run is
-// headless (without --headless it says so and runs headless).
+// vbm-fluid: the simulator's entry point. Without --headless it opens the window; where no
+// display can be opened it says so in one line and runs headless.
+#include "GuiApp.h"
 #include "HeadlessOptions.h"
 #include "HeadlessRun.h"
 #include "Scene.h"
@@ -22,8 +23,14 @@ int main(int argc, char** argv)
         std::fputs(Usage, stdout);
         return 0;
     }
-    if (!o.headless) std::fprintf(stderr, "vbm-fluid: the interactive window is not built yet; running headless\n");
     try {
+        if (!o.headless) {
+            try {
+                return runGui(o);
+            } catch (const NoDisplay& e) {
+                std::fprintf(stderr, "vbm-fluid: no window: %s; running headless\n", e.what());
+            }
+        }
         return runHeadless(o);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "vbm-fluid: %s\n", e.what());

@@ -1,0 +1,35 @@
+// The window's panels (Dear ImGui): simulation, resolvers, parameters, render, frame times and
+// output. They edit GuiState and the solver's parameters; the loop applies the rest.
+#pragma once
+
+#include "GuiState.h"
+#include "GuiTimings.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vbm::app {
+
+/// What the panels show but do not change.
+struct PanelInfo {
+    std::string device;     ///< where the solver runs
+    std::string renderPath; ///< how the field reaches the renderer
+    std::string cudaWhyNot; ///< "" when the CUDA backend can run
+    std::vector<std::string> scenes;
+    SimulationKind kind = SimulationKind::Heat;
+    uint64_t voxels = 0, blocks = 0;
+    int steps = 0;
+    double explicitStableDt = 0; ///< heat, explicit scheme: the largest stable time step
+    float boxMin[3] = {0, 0, 0}, boxMax[3] = {0, 0, 0};
+    std::string lastOutput; ///< the last screenshot or export, for the user to find it
+};
+
+/// One sentence per resolver: how a tap is found, what comes out, shared memory, divergence.
+const char* resolverTooltip(Resolver r);
+
+/// Draws the panel column at the window's left edge, `width` x `height` pixels.
+void drawPanels(GuiState& s, SimulationParams& params, const PanelInfo& info, const FrameHistory& history,
+                float width, float height);
+
+} // namespace vbm::app

@@ -1,0 +1,34 @@
+// A script of timed commands that drives the window as a user would (docs/gui.md has the
+// format): one command per line, "FRAME COMMAND [ARGUMENT]", run at the start of that frame.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace vbm::app {
+
+struct ScriptCommand {
+    int frame = 0;
+    std::string command;  ///< resolver, advection, block-width, play, pause, step, reset, reset-view,
+                          ///< screenshot, export, quit
+    std::string argument; ///< the resolver name, width or file, where the command takes one
+    int line = 0;
+};
+
+/// Reads a script; throws UsageError naming the file and line of a malformed command.
+std::vector<ScriptCommand> readScript(const std::string& path);
+
+/// Hands out the commands whose frame has come, in file order.
+class Script {
+public:
+    Script() = default;
+    explicit Script(std::vector<ScriptCommand> commands) : mCommands(std::move(commands)) {}
+    std::vector<ScriptCommand> due(int frame);
+    bool empty() const { return mCommands.empty(); }
+
+private:
+    std::vector<ScriptCommand> mCommands;
+    size_t mNext = 0;
+};
+
+} // namespace vbm::app
