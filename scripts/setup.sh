@@ -18,9 +18,12 @@ if [ "$(id -u)" != 0 ]; then
   sudo_cmd="sudo"
 fi
 
-# Debian packages for the build and the tests. Later features add theirs here.
+# Debian packages for the build and the tests. The window: GLFW and Dear ImGui (libimgui-dev
+# holds the headers and a static library with the GLFW and Vulkan backends); its test runs under
+# Xvfb (xvfb-run needs xauth).
 packages=(build-essential cmake ninja-build pkg-config libgtest-dev ca-certificates
-  libvulkan-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers libpng-dev libglm-dev)
+  libvulkan-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers libpng-dev libglm-dev
+  libglfw3-dev libimgui-dev xvfb xauth)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,143 @@
+// The window, driven by a script under Xvfb on whatever Vulkan device is there (Mesa's lavapipe on
+// CI) with the validation layer on: it cycles through the resolvers, pauses, steps, takes a
+// screenshot, exports the fields and quits. Checked: exit code 0, no validation errors, the
+// screenshot shows the panel and the volume, the export reads back (NanoVDB and vbm-check) with
+// the solver's values, and the timing table has a row per resolver used.
+#include "RunCommand.h"
+
+#include "Scene.h"
+#include "Solver.h"
+
+#include <nanovdb/io/IO.h>
+#include <png.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Image {
+    uint32_t width = 0, height = 0;
+    std::vector<uint8_t> rgba;
+    const uint8_t* at(uint32_t x, uint32_t y) const { return &rgba[(size_t(y) * width + x) * 4]; }
+    /// Fraction of the pixels in a rectangle (fractions of the image) that satisfy `test`.
+    template <typename F>
+    double fraction(double x0, double y0, double x1, double y1, F test) const
+    {
+        int n = 0, hit = 0;
+        for (uint32_t y = uint32_t(y0 * height); y < uint32_t(y1 * height); ++y)
+            for (uint32_t x = uint32_t(x0 * width); x < uint32_t(x1 * width); ++x, ++n)
+                hit += test(at(x, y)) ? 1 : 0;
+        return n ? double(hit) / n : 0;
+    }
+};
+
+Image readPng(const fs::path& path)
+{
+    png_image image{};
+    image.version = PNG_IMAGE_VERSION;
+    Image out;
+    if (!png_image_begin_read_from_file(&image, path.c_str())) return out;
+    image.format = PNG_FORMAT_RGBA;
+    out.width = image.width, out.height = image.height;
+    out.rgba.resize(PNG_IMAGE_SIZE(image));
+    if (!png_image_finish_read(&image, nullptr, out.rgba.data(), 0, nullptr)) out = Image{};
+    return out;
+}
+
+void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+const char* const Resolvers[] = {"computeBoxStencil",       "forEachBoxStencil",   "computeBoxStencilCached",
+                                 "forEachBoxStencilCached", "computeCrossStencil", "computeCrossStencilCached"};
+
+} // namespace
+
+TEST(GuiWindow, ScriptedSessionUnderXvfb)
+{
+    const fs::path dir = fs::temp_directory_path() / ("vbm-gui-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    // A small heat scene: a 32^3 block with a hot and a cold spot, implicit steps (CG).
+    const fs::path scene = dir / "small.scene";
+    write(scene, "kind heat\ndomain box 0 0 0 32 32 32\nfixed sphere 10 16 16 4 100\n"
+                 "fixed sphere 22 16 16 4 -100\nscheme implicit\nalpha 1\ndt 2\ncg_tolerance 1e-6\n");
+    const fs::path shot = dir / "window.png", fields = dir / "fields.nvdb", script = dir / "script.txt";
+    std::string text;
+    int frame = 0;
+    for (const char* r : Resolvers) // two steps with each, the window playing
+        text += std::to_string(frame) + " resolver " + r + "\n", frame += 2;
+    text += std::to_string(frame) + " pause\n" + std::to_string(frame + 1) + " step\n" +
+            std::to_string(frame + 2) + " screenshot " + shot.string() + "\n" + std::to_string(frame + 3) +
+            " export " + fields.string() + "\n" + std::to_string(frame + 4) + " quit\n";
+    write(script, text);
+
+    ASSERT_EQ(runCommand("command -v xvfb-run").code, 0) << "xvfb-run is missing: run scripts/setup.sh";
+    const CommandResult r = runCommand("VBM_VULKAN_VALIDATION=1 xvfb-run -a -s '-screen 0 1024x768x24' " +
+                                       std::string(VBM_FLUID_PATH) + " --backend cpu --size 640x400 --scene " +
+                                       scene.string() + " --script " + script.string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("vbm-fluid (window)"), std::string::npos) << "did not open the window:\n" << r.out;
+    EXPECT_NE(r.out.find("Vulkan validation errors: 0"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("validation error:"), std::string::npos) << r.out;
+
+    // One table row per resolver used, with its step count and a ratio against computeBoxStencil.
+    for (const char* name : Resolvers) {
+        const std::regex row("\\n\\| " + std::string(name) + " \\| \\w+ \\| 128 \\| [0-9]+ \\|.*\\| [0-9.]+x \\|");
+        EXPECT_TRUE(std::regex_search(r.out, row)) << "no timing row for " << name << ":\n" << r.out;
+    }
+
+    // The screenshot: the whole window. The panel (left 2/5) has ImGui's blue headers and light
+    // text; the volume (the rest) glows warm where the hot spot is and stays dark at its corners.
+    const Image img = readPng(shot);
+    ASSERT_EQ(img.width, 640u) << r.out;
+    ASSERT_EQ(img.height, 400u);
+    const auto blue = [](const uint8_t* p) { return p[2] > p[0] + 40 && p[2] > 90; };
+    const auto light = [](const uint8_t* p) { return p[0] > 200 && p[1] > 200 && p[2] > 200; };
+    const auto warm = [](const uint8_t* p) { return p[0] > 150 && p[0] > p[2] + 40; };
+    EXPECT_GT(img.fraction(0, 0, 0.38, 1, blue), 0.05) << "no panel headers";
+    EXPECT_GT(img.fraction(0, 0, 0.38, 1, light), 0.005) << "no panel text";
+    EXPECT_GT(img.fraction(0.42, 0.2, 1, 0.8, warm), 0.01) << "no volume";
+    EXPECT_EQ(img.fraction(0.42, 0, 0.5, 0.08, warm), 0) << "the volume spills into the corner";
+    EXPECT_EQ(img.fraction(0.42, 0, 1, 1, blue), 0) << "the panel covers the volume";
+
+    // The export: one float grid per field, over the domain's voxels, with the solver's values
+    // after as many steps (resolvers give bitwise identical fields, so any resolver reproduces it).
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("export: .* \\(after ([0-9]+) steps")));
+    const int steps = std::stoi(m[1]);
+    EXPECT_EQ(steps, 13); // 12 while playing, then one single step
+    const vbm::Scene s = vbm::loadScene(scene.string());
+    vbm::Solver solver(s, vbm::Backend::Cpu);
+    for (int i = 0; i < steps; ++i)
+        solver.step();
+    const std::vector<float> expected = solver.field("temperature");
+    const auto handles = nanovdb::io::readGrids(fields.string());
+    ASSERT_EQ(handles.size(), 1u);
+    const auto* grid = handles[0].grid<float>();
+    ASSERT_NE(grid, nullptr) << "not a float grid";
+    EXPECT_STREQ(grid->gridName(), "temperature");
+    EXPECT_EQ(grid->activeVoxelCount(), solver.activeVoxels());
+    const auto* domain = s.grid.grid<nanovdb::ValueOnIndex>();
+    auto domainAcc = domain->getAccessor();
+    auto acc = grid->getAccessor();
+    int checked = 0, wrong = 0;
+    for (int i = 0; i < 32; ++i)
+        for (int j = 0; j < 32; ++j)
+            for (int k = 0; k < 32; ++k) {
+                const nanovdb::Coord ijk(i, j, k);
+                const float want = expected[domainAcc.getValue(ijk)], got = acc.getValue(ijk);
+                wrong += std::memcmp(&want, &got, 4) != 0 || !acc.isActive(ijk);
+                ++checked;
+            }
+    EXPECT_EQ(checked, 32768);
+    EXPECT_EQ(wrong, 0);
+    const CommandResult check = runCommand(std::string(VBM_CHECK_PATH) + " --cpu --width 128 " + fields.string());
+    EXPECT_EQ(check.code, 0) << check.out;
+
+    fs::remove_all(dir);
+}
