@@ -1,8 +1,10 @@
 // The CUDA backend's executor: one thread block per VBM block (one thread per slot) for
 // stencil bodies, grid-stride kernels for element bodies, and reductions with a fixed launch
-// shape (so their summation order, and result, never change). All work on one stream.
+// shape (so their summation order, and result, never change) whose totals stay on the device.
+// All work on one stream; fixed sequences of launches can be replayed as CUDA graphs.
 #pragma once
 
+#include "CgState.h"
 #include "CudaCheck.h"
 #include "DeviceArray.h"
 #include "VbmView.h"
@@ -10,12 +12,16 @@
 #include "vbm/NanoVdbReferencePath.cuh"
 #include "vbm/ResolverDispatch.h"
 
+#include <algorithm>
+#include <map>
 #include <vector>
 
 namespace vbm::solver {
 
-template <int L, Resolver R, typename Body>
-__global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body body)
+/// Runs f(index, taps) for this thread's slot of VBM block blockIdx.x through resolver R,
+/// nothing for a slot past the last voxel. Cooperative: every thread of the block calls it.
+template <int L, Resolver R, typename F>
+__device__ void forThisSlot(const VbmView& v, F&& f)
 {
     const uint64_t b = blockIdx.x;
     const uint32_t slot = threadIdx.x;
@@ -25,9 +31,9 @@ __global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body bo
     if constexpr (R == Resolver::NanoVDB13) {
         uint64_t taps[BoxTapCount];
         if (nanovdbReferenceBoxStencil<L>(v.grid, firstLeaf, jm, blockFirst, taps) == UnusedLeafIndex) return;
-        body(blockFirst + slot, [&](auto&& f) {
+        f(blockFirst + slot, [&](auto&& g) {
             for (int t = 0; t < BoxTapCount; ++t)
-                f(t, taps[t]);
+                g(t, taps[t]);
         });
     } else {
         __shared__ ResolverTable<R> table;
@@ -39,14 +45,49 @@ __global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body bo
             __syncthreads();
         }
         if (leafIndex == UnusedLeafIndex) return;
-        body(blockFirst + slot,
-             [&](auto&& f) { forEachResolvedTap<L, R>(v.grid, firstLeaf, jm, leafIndex, voxelOffset, table, f); });
+        f(blockFirst + slot,
+          [&](auto&& g) { forEachResolvedTap<L, R>(v.grid, firstLeaf, jm, leafIndex, voxelOffset, table, g); });
     }
 }
 
-template <int L, typename Body>
-__global__ void __launch_bounds__(1 << L) solverVoxelKernel(VbmView v, Body body)
+/// skip: a flag in device memory; while it is non-zero the launch does nothing (null: always runs).
+__device__ inline bool skipped(const double* skip) { return skip && *skip != 0.0; }
+
+template <int L, Resolver R, typename Body>
+__global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body body, const double* skip)
 {
+    if (skipped(skip)) return;
+    forThisSlot<L, R>(v, [&](uint64_t i, auto&& taps) { body(i, taps); });
+}
+
+/// Sums in groups of SumGroup value indices (a fixed tree per group), the same groups whatever
+/// the block width, so a fused reduction's result does not depend on the width either.
+inline constexpr int SumGroup = 128;
+
+/// The stencil body's double results, summed per SumGroup slots into partial[group]. Cooperative.
+template <int L, Resolver R, typename Body>
+__global__ void __launch_bounds__(1 << L)
+    solverStencilSumKernel(VbmView v, Body body, const double* skip, double* partial, uint64_t groups)
+{
+    if (skipped(skip)) return;
+    double s = 0.0;
+    forThisSlot<L, R>(v, [&](uint64_t i, auto&& taps) { s = body(i, taps); });
+    __shared__ double sh[1 << L];
+    sh[threadIdx.x] = s;
+    __syncthreads();
+    const int t = threadIdx.x % SumGroup;
+    for (int w = SumGroup / 2; w > 0; w >>= 1) {
+        if (t < w) sh[threadIdx.x] += sh[threadIdx.x + w];
+        __syncthreads();
+    }
+    const uint64_t g = (uint64_t(blockIdx.x) << L) / SumGroup + threadIdx.x / SumGroup;
+    if (t == 0 && g < groups) partial[g] = sh[threadIdx.x];
+}
+
+template <int L, typename Body>
+__global__ void __launch_bounds__(1 << L) solverVoxelKernel(VbmView v, Body body, const double* skip)
+{
+    if (skipped(skip)) return;
     const uint64_t b = blockIdx.x;
     const uint64_t blockFirst = v.firstOffset + (b << L);
     uint32_t leafIndex;
@@ -57,30 +98,76 @@ __global__ void __launch_bounds__(1 << L) solverVoxelKernel(VbmView v, Body body
 }
 
 template <typename Body>
-__global__ void solverElementKernel(uint64_t n, Body body)
+__global__ void solverElementKernel(uint64_t n, Body body, const double* skip)
 {
+    if (skipped(skip)) return;
     for (uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
         body(i);
 }
 
 inline constexpr int ReduceBlocks = 1024, ReduceThreads = 256;
 
-/// Per-block partials of sum a*b (c == nullptr) or of max(|a|, |b|, |c|), in a fixed order.
-__global__ void __launch_bounds__(ReduceThreads)
-    solverReduceKernel(const float* a, const float* b, const float* c, uint64_t n, double* partial)
+/// Sum of 2^log2 doubles of shared memory by a fixed tree; the total ends in sh[0]. Cooperative.
+template <int N>
+__device__ double blockTreeSum(double* sh, double s)
 {
-    const bool isMax = c != nullptr;
+    sh[threadIdx.x] = s;
+    __syncthreads();
+    for (int w = N / 2; w > 0; w >>= 1) {
+        if (int(threadIdx.x) < w) sh[threadIdx.x] += sh[threadIdx.x + w];
+        __syncthreads();
+    }
+    return sh[0];
+}
+
+/// The element body's double results, per-block partials of a fixed launch shape.
+template <typename Body>
+__global__ void __launch_bounds__(ReduceThreads)
+    solverElementSumKernel(uint64_t n, Body body, const double* skip, double* partial)
+{
+    if (skipped(skip)) return;
     double s = 0.0;
     for (uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-        s = isMax ? fmax(s, fmax(fabs(double(a[i])), fmax(fabs(double(b[i])), fabs(double(c[i])))))
-                  : s + double(a[i]) * double(b[i]);
+        s += body(i);
+    __shared__ double sh[ReduceThreads];
+    const double total = blockTreeSum<ReduceThreads>(sh, s);
+    if (threadIdx.x == 0) partial[blockIdx.x] = total;
+}
+
+/// Sums count partials in a fixed order (strided per thread, then a tree) and hands the total
+/// to finish, on the device: no host round trip.
+inline constexpr int FinishThreads = 1024;
+template <typename Finish>
+__global__ void __launch_bounds__(FinishThreads)
+    solverFinishKernel(const double* partial, uint64_t count, Finish finish, const double* skip)
+{
+    if (skipped(skip)) return;
+    double s = 0.0;
+    for (uint64_t i = threadIdx.x; i < count; i += FinishThreads)
+        s += partial[i];
+    __shared__ double sh[FinishThreads];
+    const double total = blockTreeSum<FinishThreads>(sh, s);
+    if (threadIdx.x == 0) finish(total);
+}
+
+template <typename Body>
+__global__ void solverSingleKernel(Body body)
+{
+    body();
+}
+
+/// Per-block partials of max(|a|, |b|, |c|), in a fixed order.
+__global__ void __launch_bounds__(ReduceThreads)
+    solverMaxAbsKernel(const float* a, const float* b, const float* c, uint64_t n, double* partial)
+{
+    double s = 0.0;
+    for (uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+        s = fmax(s, fmax(fabs(double(a[i])), fmax(fabs(double(b[i])), fabs(double(c[i])))));
     __shared__ double sh[ReduceThreads];
     sh[threadIdx.x] = s;
     __syncthreads();
     for (int w = ReduceThreads / 2; w > 0; w >>= 1) {
-        if (int(threadIdx.x) < w)
-            sh[threadIdx.x] =
-                isMax ? fmax(sh[threadIdx.x], sh[threadIdx.x + w]) : sh[threadIdx.x] + sh[threadIdx.x + w];
+        if (int(threadIdx.x) < w) sh[threadIdx.x] = fmax(sh[threadIdx.x], sh[threadIdx.x + w]);
         __syncthreads();
     }
     if (threadIdx.x == 0) partial[blockIdx.x] = sh[0];
@@ -95,11 +182,15 @@ public:
     CudaExec() : mPartial(ReduceBlocks), mHostPartial(ReduceBlocks)
     {
         cuda::checkCuda(cudaStreamCreateWithFlags(&mStream, cudaStreamNonBlocking), "cudaStreamCreate");
+        cuda::checkCuda(cudaMallocHost(&mPinned, PinnedDoubles * sizeof(double)), "cudaMallocHost");
     }
     ~CudaExec()
     {
+        for (auto& [key, g] : mGraphs)
+            cudaGraphExecDestroy(g);
         for (auto e : mEvents)
             cudaEventDestroy(e);
+        cudaFreeHost(mPinned);
         cudaStreamDestroy(mStream);
     }
     CudaExec(const CudaExec&) = delete;
@@ -122,20 +213,49 @@ public:
     {
         return src.download();
     }
+    /// The first count doubles of a, once the work queued before has finished (through pinned memory).
+    const double* read(const Array<double>& a, int count)
+    {
+        cuda::checkCuda(cudaMemcpyAsync(mPinned, a.data(), count * sizeof(double), cudaMemcpyDeviceToHost, mStream),
+                        "reading solver scalars");
+        synchronize();
+        return mPinned;
+    }
+    /// Room for the partial sums of reductions over up to n value indices (before any capture).
+    void reserve(uint64_t n)
+    {
+        const uint64_t groups = (n + SumGroup - 1) / SumGroup;
+        if (groups > mPartial.size()) mPartial = Array<double>(groups);
+    }
+    /// While *flag != 0, launches do nothing (null: they always run).
+    void skipWhen(const double* flag) { mSkip = flag; }
 
     template <int L, Resolver R, typename Body>
     void stencil(const VbmView& v, const Body& body)
     {
         if (v.blockCount == 0) return;
-        solverStencilKernel<L, R, Body><<<unsigned(v.blockCount), 1u << L, 0, mStream>>>(v, body);
+        solverStencilKernel<L, R, Body><<<unsigned(v.blockCount), 1u << L, 0, mStream>>>(v, body, mSkip);
         cuda::checkCuda(cudaGetLastError(), "solver stencil kernel launch");
+    }
+    /// finish(sum over voxels of body(i, taps)), the sum in a fixed order independent of the
+    /// resolver and the block width.
+    template <int L, Resolver R, typename Body, typename Finish>
+    void stencilSum(const VbmView& v, const Body& body, const Finish& finish)
+    {
+        if (v.blockCount == 0) return;
+        const uint64_t groups = (v.valueCount - v.firstOffset + SumGroup - 1) / SumGroup;
+        reserve(groups * SumGroup);
+        solverStencilSumKernel<L, R, Body>
+            <<<unsigned(v.blockCount), 1u << L, 0, mStream>>>(v, body, mSkip, mPartial.data(), groups);
+        cuda::checkCuda(cudaGetLastError(), "solver stencil kernel launch");
+        finishSum(groups, finish);
     }
 
     template <int L, typename Body>
     void voxels(const VbmView& v, const Body& body)
     {
         if (v.blockCount == 0) return;
-        solverVoxelKernel<L, Body><<<unsigned(v.blockCount), 1u << L, 0, mStream>>>(v, body);
+        solverVoxelKernel<L, Body><<<unsigned(v.blockCount), 1u << L, 0, mStream>>>(v, body, mSkip);
         cuda::checkCuda(cudaGetLastError(), "solver voxel kernel launch");
     }
 
@@ -143,12 +263,71 @@ public:
     void elements(uint64_t n, const Body& body)
     {
         const uint64_t blocks = std::min<uint64_t>((n + 255) / 256, 132 * 16);
-        solverElementKernel<Body><<<unsigned(std::max<uint64_t>(1, blocks)), 256, 0, mStream>>>(n, body);
+        solverElementKernel<Body><<<unsigned(std::max<uint64_t>(1, blocks)), 256, 0, mStream>>>(n, body, mSkip);
         cuda::checkCuda(cudaGetLastError(), "solver element kernel launch");
     }
+    /// finish(sum over [1, n) of body(i)), in a fixed order.
+    template <typename Body, typename Finish>
+    void elementsSum(uint64_t n, const Body& body, const Finish& finish)
+    {
+        solverElementSumKernel<Body><<<ReduceBlocks, ReduceThreads, 0, mStream>>>(n, body, mSkip, mPartial.data());
+        cuda::checkCuda(cudaGetLastError(), "solver reduction launch");
+        finishSum(ReduceBlocks, finish);
+    }
+    /// body() once, in stream order (sets device scalars without a host copy).
+    template <typename Body>
+    void single(const Body& body)
+    {
+        solverSingleKernel<<<1, 1, 0, mStream>>>(body);
+        cuda::checkCuda(cudaGetLastError(), "solver kernel launch");
+    }
 
-    double dot(const float* a, const float* b, uint64_t n) { return reduce(a, b, nullptr, n, false); }
-    double maxAbs(const float* a, const float* b, const float* c, uint64_t n) { return reduce(a, b, c, n, true); }
+    /// Runs record()'s launches; the first time for a key they are captured into a CUDA graph,
+    /// later calls with that key replay the graph (one launch instead of dozens). The key must
+    /// name everything the launches depend on (pointers, scalars, resolver, width).
+    template <typename F>
+    void replay(const std::vector<uint64_t>& key, F&& record)
+    {
+        auto it = mGraphs.find(key);
+        if (it == mGraphs.end()) {
+            if (mGraphs.size() >= MaxGraphs) clearGraphs();
+            cuda::checkCuda(cudaStreamBeginCapture(mStream, cudaStreamCaptureModeThreadLocal), "graph capture");
+            cudaGraph_t g = nullptr;
+            try {
+                record();
+            } catch (...) {
+                cudaStreamEndCapture(mStream, &g);
+                if (g) cudaGraphDestroy(g);
+                throw;
+            }
+            cuda::checkCuda(cudaStreamEndCapture(mStream, &g), "graph capture");
+            cudaGraphExec_t e = nullptr;
+            const cudaError_t err = cudaGraphInstantiate(&e, g, 0);
+            cudaGraphDestroy(g);
+            cuda::checkCuda(err, "cudaGraphInstantiate");
+            it = mGraphs.emplace(key, e).first;
+        }
+        cuda::checkCuda(cudaGraphLaunch(it->second, mStream), "cudaGraphLaunch");
+    }
+
+    double dot(const float* a, const float* b, uint64_t n)
+    {
+        elementsSum(n, Product{a, b}, StoreTotal{mTotal.data()});
+        return read(mTotal, 1)[0];
+    }
+    double maxAbs(const float* a, const float* b, const float* c, uint64_t n)
+    {
+        solverMaxAbsKernel<<<ReduceBlocks, ReduceThreads, 0, mStream>>>(a, b, c, n, mPartial.data());
+        cuda::checkCuda(cudaGetLastError(), "solver reduction launch");
+        cuda::checkCuda(cudaMemcpyAsync(mHostPartial.data(), mPartial.data(), ReduceBlocks * sizeof(double),
+                                        cudaMemcpyDeviceToHost, mStream),
+                        "reduction copy");
+        synchronize();
+        double total = 0.0;
+        for (double p : mHostPartial)
+            total = std::max(total, p);
+        return total;
+    }
 
     /// Phase timer: CUDA events on the solver's stream.
     struct Timer {
@@ -174,18 +353,20 @@ public:
     void synchronize() { cuda::checkCuda(cudaStreamSynchronize(mStream), "the solver's stream"); }
 
 private:
-    double reduce(const float* a, const float* b, const float* c, uint64_t n, bool isMax)
+    static constexpr int PinnedDoubles = 64;
+    static constexpr size_t MaxGraphs = 16;
+
+    template <typename Finish>
+    void finishSum(uint64_t count, const Finish& finish)
     {
-        solverReduceKernel<<<ReduceBlocks, ReduceThreads, 0, mStream>>>(a, b, c, n, mPartial.data());
+        solverFinishKernel<<<1, FinishThreads, 0, mStream>>>(mPartial.data(), count, finish, mSkip);
         cuda::checkCuda(cudaGetLastError(), "solver reduction launch");
-        cuda::checkCuda(cudaMemcpyAsync(mHostPartial.data(), mPartial.data(), ReduceBlocks * sizeof(double),
-                                        cudaMemcpyDeviceToHost, mStream),
-                        "reduction copy");
-        synchronize();
-        double total = 0.0;
-        for (double p : mHostPartial)
-            total = isMax ? std::max(total, p) : total + p;
-        return total;
+    }
+    void clearGraphs()
+    {
+        for (auto& [key, g] : mGraphs)
+            cudaGraphExecDestroy(g);
+        mGraphs.clear();
     }
     cudaEvent_t event()
     {
@@ -201,8 +382,11 @@ private:
     }
 
     cudaStream_t mStream = nullptr;
-    cuda::DeviceArray<double> mPartial;
+    Array<double> mPartial, mTotal{1};
     std::vector<double> mHostPartial;
+    double* mPinned = nullptr;
+    const double* mSkip = nullptr;
+    std::map<std::vector<uint64_t>, cudaGraphExec_t> mGraphs;
     std::vector<cudaEvent_t> mEvents, mFree;
 };
 

@@ -1,6 +1,7 @@
 // The CPU backend's executor: stencil bodies over VBM blocks through the host block executor
 // (stage once per block, then every slot), element bodies over value indices, and
-// deterministic reductions. All cores.
+// deterministic reductions. All cores. Mirrors CudaExec's interface (skipped launches, sums
+// handed to a finish functor, replay), so SolverCore runs unchanged on both.
 #pragma once
 
 #include "VbmView.h"
@@ -23,6 +24,9 @@ public:
     static constexpr bool OnDevice = false;
     /// Chunk of value indices per reduction partial: fixed, so sums do not depend on the core count.
     static constexpr uint64_t ReductionChunk = 1 << 16;
+    /// Value indices per partial of a stencil sum: the smallest block width, so the sums do not
+    /// depend on the width.
+    static constexpr uint64_t SumGroup = 128;
 
     template <typename T>
     using Array = std::vector<T>;
@@ -52,33 +56,29 @@ public:
     template <int L, Resolver R, typename Body>
     void stencil(const VbmView& v, const Body& body)
     {
-        if constexpr (R == Resolver::NanoVDB13) {
-            throw std::invalid_argument("NanoVDB13 is NanoVDB's CUDA-only reference path: pick another resolver "
-                                        "on the CPU backend");
-        } else {
-            forEachBlockOnHost(0, v.blockCount, [&](uint64_t b) {
-                const uint32_t firstLeaf = v.firstLeafID[b];
-                const uint64_t* jm = v.jumpMap + b * BlockLayout<L>::JumpMapLength;
-                const uint64_t blockFirst = v.firstOffset + (b << L);
-                ResolverTable<R> table;
-                stageResolverTable<L, R>(v.grid, firstLeaf, jm, table, 0, 1);
-                for (uint32_t slot = 0; slot < uint32_t(1 << L); ++slot) {
-                    uint32_t leafIndex;
-                    uint16_t voxelOffset;
-                    decodeInverseMap<L>(v.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
-                    if (leafIndex == UnusedLeafIndex) continue;
-                    body(blockFirst + slot, [&](auto&& f) {
-                        forEachResolvedTap<L, R>(v.grid, firstLeaf, jm, leafIndex, voxelOffset, table, f);
-                    });
-                }
-            });
-        }
+        if (skipped()) return;
+        forEachSlot<L, R>(v, [&](uint64_t i, auto&& taps) { body(i, taps); });
+    }
+    /// finish(sum over voxels of body(i, taps)): per SumGroup value indices in index order, then
+    /// the groups in order.
+    template <int L, Resolver R, typename Body, typename Finish>
+    void stencilSum(const VbmView& v, const Body& body, const Finish& finish)
+    {
+        if (skipped()) return;
+        std::vector<double> partial((v.blockCount << L) / SumGroup, 0.0);
+        forEachSlot<L, R>(v,
+                          [&](uint64_t i, auto&& taps) { partial[(i - v.firstOffset) / SumGroup] += body(i, taps); });
+        double total = 0.0;
+        for (double p : partial)
+            total += p;
+        finish(total);
     }
 
     /// Runs a voxel body, body(index, leafIndex, voxelOffset), for every active voxel (decode only).
     template <int L, typename Body>
     void voxels(const VbmView& v, const Body& body)
     {
+        if (skipped()) return;
         forEachBlockOnHost(0, v.blockCount, [&](uint64_t b) {
             const uint64_t* jm = v.jumpMap + b * BlockLayout<L>::JumpMapLength;
             const uint64_t blockFirst = v.firstOffset + (b << L);
@@ -95,6 +95,7 @@ public:
     template <typename Body>
     void elements(uint64_t n, const Body& body)
     {
+        if (skipped()) return;
         const uint64_t chunks = (n + ReductionChunk - 1) / ReductionChunk;
         forEachBlockOnHost(0, chunks, [&](uint64_t c) {
             const uint64_t end = std::min(n, (c + 1) * ReductionChunk);
@@ -103,8 +104,31 @@ public:
         });
     }
 
-    /// sum over [1, n) of a[i]*b[i], in double: chunks of ReductionChunk summed in index order,
-    /// then the chunk sums in chunk order.
+    /// finish(sum over [1, n) of body(i)), in double: chunks of ReductionChunk summed in index
+    /// order, then the chunk sums in chunk order.
+    template <typename Body, typename Finish>
+    void elementsSum(uint64_t n, const Body& body, const Finish& finish)
+    {
+        if (skipped()) return;
+        finish(reduce(n, body, false));
+    }
+    template <typename Body>
+    void single(const Body& body)
+    {
+        body();
+    }
+    /// CudaExec captures record() into a graph; here it just runs.
+    template <typename F>
+    void replay(const std::vector<uint64_t>&, F&& record)
+    {
+        record();
+    }
+    const double* read(const Array<double>& a, int) { return a.data(); }
+    void reserve(uint64_t) {}
+    /// While *flag != 0, launches do nothing (null: they always run).
+    void skipWhen(const double* flag) { mSkip = flag; }
+
+    /// sum over [1, n) of a[i]*b[i], in elementsSum's order.
     double dot(const float* a, const float* b, uint64_t n)
     {
         return reduce(
@@ -133,6 +157,35 @@ public:
     void synchronize() {}
 
 private:
+    bool skipped() const { return mSkip && *mSkip != 0.0; }
+
+    /// f(index, taps) for every active voxel, blocks spread over the cores.
+    template <int L, Resolver R, typename F>
+    void forEachSlot(const VbmView& v, F&& f)
+    {
+        if constexpr (R == Resolver::NanoVDB13) {
+            throw std::invalid_argument("NanoVDB13 is NanoVDB's CUDA-only reference path: pick another resolver "
+                                        "on the CPU backend");
+        } else {
+            forEachBlockOnHost(0, v.blockCount, [&](uint64_t b) {
+                const uint32_t firstLeaf = v.firstLeafID[b];
+                const uint64_t* jm = v.jumpMap + b * BlockLayout<L>::JumpMapLength;
+                const uint64_t blockFirst = v.firstOffset + (b << L);
+                ResolverTable<R> table;
+                stageResolverTable<L, R>(v.grid, firstLeaf, jm, table, 0, 1);
+                for (uint32_t slot = 0; slot < uint32_t(1 << L); ++slot) {
+                    uint32_t leafIndex;
+                    uint16_t voxelOffset;
+                    decodeInverseMap<L>(v.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
+                    if (leafIndex == UnusedLeafIndex) continue;
+                    f(blockFirst + slot, [&](auto&& g) {
+                        forEachResolvedTap<L, R>(v.grid, firstLeaf, jm, leafIndex, voxelOffset, table, g);
+                    });
+                }
+            });
+        }
+    }
+
     template <typename F>
     double reduce(uint64_t n, F&& f, bool isMax)
     {
@@ -150,6 +203,8 @@ private:
             total = isMax ? std::max(total, p) : total + p;
         return total;
     }
+
+    const double* mSkip = nullptr;
 };
 
 } // namespace vbm::solver

@@ -58,6 +58,17 @@ struct ApplyLaplacian {
     }
 };
 
+/// ApplyLaplacian that also returns x[i] * out[i], for CG's d.A d in the same pass.
+template <bool FromBox>
+struct ApplyLaplacianDot : ApplyLaplacian<FromBox> {
+    template <typename Taps>
+    __hostdev__ double operator()(uint64_t i, Taps&& taps) const
+    {
+        ApplyLaplacian<FromBox>::operator()(i, taps);
+        return double(this->x[i]) * double(this->out[i]);
+    }
+};
+
 /// Number of active neighbours (the diagonal of -L), for Jacobi preconditioning.
 template <bool FromBox>
 struct CountNeighbours {
@@ -249,6 +260,18 @@ struct JacobiSmooth {
     }
 };
 
+/// JacobiSmooth that also returns b[i] * out[i]: the V-cycle's last sweep on the fine level,
+/// where b = r and out = z, gives CG's r.z in the same pass.
+template <bool FromBox>
+struct JacobiSmoothDot : JacobiSmooth<FromBox> {
+    template <typename Taps>
+    __hostdev__ double operator()(uint64_t i, Taps&& taps) const
+    {
+        JacobiSmooth<FromBox>::operator()(i, taps);
+        return double(this->b[i]) * double(this->out[i]);
+    }
+};
+
 /// out = b - scale*(-L) x
 template <bool FromBox>
 struct Residual {
@@ -294,11 +317,12 @@ struct ProlongAdd {
     const IndexGrid* coarse;
     const float* xc;
     float* x;
+    float weight; ///< over-correction: piecewise-constant transfer undershoots smooth errors
     __hostdev__ void operator()(uint64_t i, uint32_t leafIndex, uint16_t voxelOffset) const
     {
         const nanovdb::Coord c = leaves(coarse)[leafIndex].offsetToGlobalCoord(voxelOffset);
         auto acc = fine->getAccessor();
-        const float v = xc[i];
+        const float v = weight * xc[i];
         for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 2; ++b)
                 for (int k = 0; k < 2; ++k) {
@@ -319,13 +343,6 @@ struct Copy {
     const float* x;
     float* y;
     __hostdev__ void operator()(uint64_t i) const { y[i] = x[i]; }
-};
-/// y = x + a*y  (CG's search-direction update)
-struct XPlusAY {
-    const float* x;
-    float* y;
-    float a;
-    __hostdev__ void operator()(uint64_t i) const { y[i] = x[i] + a * y[i]; }
 };
 /// y += a*x
 struct AXPlusY {

@@ -1,0 +1,124 @@
+// Conjugate gradients with its scalars kept where the vectors are (device memory on CUDA):
+// the dot products land in a CgState through small `finish` functors run by one thread after
+// each reduction, and the vector updates read alpha and beta from it, so an iteration needs no
+// host round trip. `done` stops the rest of the solve: the executor skips every launch while
+// it is set, so however late the host looks, the result is the one of stopping at once.
+#pragma once
+
+#include "vbm/VoxelBlockManager.h"
+
+#include <cmath>
+#include <cstdint>
+
+namespace vbm::solver {
+
+/// The scalars of one CG solve, in executor memory (doubles, so one array type serves).
+struct CgState {
+    double rz, rzPrev; ///< r.z of this iteration and of the last one
+    double dq;         ///< d.A d
+    double rr, bb;     ///< r.r (last computed), b.b
+    double threshold;  ///< stop when sqrt(r.r) <= threshold (tolerance * |b|)
+    double iterations;
+    double done; ///< 0 running, 1 stopped (converged or d.A d <= 0), 2 NaN residual
+};
+inline constexpr int CgStateDoubles = sizeof(CgState) / sizeof(double);
+
+/// Stores a finished reduction.
+struct StoreTotal {
+    double* out;
+    __hostdev__ void operator()(double total) const { *out = total; }
+};
+
+/// d.q of an iteration: counts the iteration; stops when d.A d <= 0 (converged to rounding, or a
+/// null-space direction), before x and r move.
+struct FinishDq {
+    CgState* s;
+    __hostdev__ void operator()(double total) const
+    {
+        s->iterations += 1;
+        s->dq = total;
+        if (!(total > 0)) s->done = 1;
+    }
+};
+
+/// r.r after the update: stops at the tolerance, or on a NaN.
+struct FinishRr {
+    CgState* s;
+    __hostdev__ void operator()(double total) const
+    {
+        s->rr = total;
+        if (!(total - total == 0.0)) // inf or NaN
+            s->done = 2;
+        else if (sqrt(total) <= s->threshold)
+            s->done = 1;
+    }
+};
+
+/// r.z of the new iteration; the last one is kept for beta.
+struct FinishRz {
+    CgState* s;
+    __hostdev__ void operator()(double total) const
+    {
+        s->rzPrev = s->rz;
+        s->rz = total;
+    }
+};
+
+/// Sets up a solve: the threshold, the counters, and the first r.z.
+struct StartCg {
+    CgState* s;
+    double threshold;
+    __hostdev__ void operator()() const
+    {
+        s->threshold = threshold;
+        s->iterations = 0;
+        s->done = 0;
+    }
+};
+
+/// a[i] * b[i], for a dot product.
+struct Product {
+    const float* a;
+    const float* b;
+    __hostdev__ double operator()(uint64_t i) const { return double(a[i]) * double(b[i]); }
+};
+
+/// x += alpha d, r -= alpha q with alpha = r.z / d.A d; returns the new r[i]^2 (for r.r).
+/// With sweep set, also sweep = r / (diagScale * diag) (0 where that is 0): the multigrid
+/// preconditioner's first smoothing sweep from zero, in the same pass over r.
+struct UpdateSolution {
+    const CgState* s;
+    const float* d;
+    const float* q;
+    float* x;
+    float* r;
+    float* sweep = nullptr;
+    const float* diag = nullptr;
+    float diagScale = 0;
+    __hostdev__ double operator()(uint64_t i) const
+    {
+        const float alpha = float(s->rz / s->dq);
+        x[i] += alpha * d[i];
+        const float ri = r[i] + -alpha * q[i];
+        r[i] = ri;
+        if (sweep) {
+            const float dd = diagScale * diag[i];
+            sweep[i] = dd != 0.f ? ri / dd : 0.f;
+        }
+        return double(ri) * double(ri);
+    }
+};
+
+/// d = z + beta d with beta = r.z / (last r.z).
+struct UpdateDirection {
+    const CgState* s;
+    const float* z;
+    float* d;
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        const float beta = float(s->rz / s->rzPrev);
+        d[i] = z[i] + beta * d[i];
+    }
+};
+
+} // namespace vbm::solver
