@@ -196,10 +196,13 @@ void renderPanel(GuiState& s, const PanelInfo& info)
 void framePlot(const FrameHistory& h, float width)
 {
     const auto& frames = h.frames();
-    double top = 1;
+    // a steady scale: the power of two above the 90th percentile (slow outliers are clipped)
+    std::vector<double> totals;
     for (const auto& f : frames)
-        top = std::max(top, f.total());
-    top = std::pow(2.0, std::ceil(std::log2(top))); // a steady scale
+        totals.push_back(f.total());
+    std::sort(totals.begin(), totals.end());
+    const double p90 = totals.empty() ? 1.0 : totals[totals.size() * 9 / 10];
+    const double top = std::pow(2.0, std::ceil(std::log2(std::max(p90, 1.0))));
     ImGui::Text("frame times, last %zu frames (top: %.0f ms)", FrameHistory::Capacity, top);
     const ImVec2 size(width, 90);
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -212,7 +215,7 @@ void framePlot(const FrameHistory& h, float width)
         const float x = p0.x + bar * float(FrameHistory::Capacity - frames.size() + i);
         float y = p0.y + size.y;
         for (size_t p = 0; p < frames[i].ms.size(); ++p) {
-            const float dy = float(frames[i].ms[p] / top) * size.y;
+            const float dy = std::min(float(frames[i].ms[p] / top) * size.y, y - p0.y);
             if (dy <= 0) continue;
             draw->AddRectFilled(ImVec2(x, y - dy), ImVec2(x + std::max(bar, 1.f), y), phaseColour(p, n));
             y -= dy;
@@ -229,7 +232,7 @@ void framePlot(const FrameHistory& h, float width)
     if (h.phases().size() && ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x) ImGui::NewLine();
 }
 
-void timingTable(const GuiState& s, const FrameHistory& h)
+void timingTable(const GuiState& s, const PanelInfo& info, const FrameHistory& h)
 {
     const int stepCol = h.stepPhase();
     if (h.configs().empty() || stepCol < 0) {
@@ -238,14 +241,17 @@ void timingTable(const GuiState& s, const FrameHistory& h)
     }
     ImGui::Text("median ms per phase, per resolver used");
     const auto& phases = h.phases();
-    int columns = 3;
+    const bool smoke = info.kind == SimulationKind::Smoke;
+    int columns = smoke ? 4 : 3;
     for (const auto& p : phases)
         columns += p != "render" && p != "step";
+    const float rows = float(h.configs().size() + 1) * (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y);
     if (ImGui::BeginTable("medians", columns,
                           ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                               ImGuiTableFlags_SizingFixedFit,
-                          ImVec2(0, 0))) {
-        ImGui::TableSetupColumn("resolver (Laplacian / advection, width)");
+                          ImVec2(0, rows + ImGui::GetStyle().ScrollbarSize + 4))) {
+        ImGui::TableSetupColumn("resolver (steps)");
+        if (smoke) ImGui::TableSetupColumn("advection");
         for (const auto& p : phases)
             if (p != "render" && p != "step") ImGui::TableSetupColumn(p.c_str());
         ImGui::TableSetupColumn("step");
@@ -256,10 +262,14 @@ void timingTable(const GuiState& s, const FrameHistory& h)
             ImGui::TableSetColumnIndex(0);
             const bool current = c.choice.laplacian == s.choice.laplacian && c.choice.advection == s.choice.advection &&
                                  c.choice.log2BlockWidth == s.choice.log2BlockWidth;
-            ImGui::TextColored(current ? ImVec4(1, 0.85f, 0.3f, 1) : ImVec4(1, 1, 1, 1), "%s (%d)", c.label.c_str(),
-                               c.steps);
+            ImGui::TextColored(current ? ImVec4(1, 0.85f, 0.3f, 1) : ImVec4(1, 1, 1, 1), "%s%s (%d)",
+                               resolverName(c.choice.laplacian), c.choice.log2BlockWidth == 9 ? " @512" : "", c.steps);
             help(resolverTooltip(c.choice.laplacian));
             int col = 1;
+            if (smoke) {
+                ImGui::TableSetColumnIndex(col++);
+                ImGui::TextUnformatted(resolverName(c.choice.advection));
+            }
             for (size_t p = 0; p < phases.size(); ++p) {
                 if (phases[p] == "render" || phases[p] == "step") continue;
                 ImGui::TableSetColumnIndex(col++);
@@ -293,8 +303,6 @@ void drawPanels(GuiState& s, SimulationParams& params, const PanelInfo& info, co
     ImGui::PushItemWidth(width * 0.58f);
     if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationPanel(s, info);
     if (ImGui::CollapsingHeader("Resolvers", ImGuiTreeNodeFlags_DefaultOpen)) resolverPanel(s, info);
-    if (ImGui::CollapsingHeader("Parameters")) parameterPanel(params, info);
-    if (ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) renderPanel(s, info);
     if (ImGui::CollapsingHeader("Frame times", ImGuiTreeNodeFlags_DefaultOpen)) {
         framePlot(history, ImGui::GetContentRegionAvail().x);
         // CG of the current configuration's last step
@@ -302,8 +310,10 @@ void drawPanels(GuiState& s, SimulationParams& params, const PanelInfo& info, co
             if (c.choice.laplacian == s.choice.laplacian && c.choice.advection == s.choice.advection &&
                 c.choice.log2BlockWidth == s.choice.log2BlockWidth && c.lastIterations >= 0)
                 ImGui::Text("CG: %d iterations, relative residual %.2e", c.lastIterations, c.lastResidual);
-        timingTable(s, history);
+        timingTable(s, info, history);
     }
+    if (ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) renderPanel(s, info);
+    if (ImGui::CollapsingHeader("Parameters")) parameterPanel(params, info);
     if (ImGui::CollapsingHeader("Output", ImGuiTreeNodeFlags_DefaultOpen)) {
         char name[64];
         if (ImGui::Button("Screenshot (F12)")) {
