@@ -250,12 +250,14 @@ void timingTable(const GuiState& s, const PanelInfo& info, const FrameHistory& h
                           ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                               ImGuiTableFlags_SizingFixedFit,
                           ImVec2(0, rows + ImGui::GetStyle().ScrollbarSize + 4))) {
+        // the step time and the speed-up first, so they stay in view in a narrow panel
         ImGui::TableSetupColumn("resolver (steps)");
+        ImGui::TableSetupColumn("step");
+        ImGui::TableSetupColumn("vs box");
         if (smoke) ImGui::TableSetupColumn("advection");
         for (const auto& p : phases)
             if (p != "render" && p != "step") ImGui::TableSetupColumn(p.c_str());
-        ImGui::TableSetupColumn("step");
-        ImGui::TableSetupColumn("vs box");
+        ImGui::TableSetupScrollFreeze(1, 0);
         ImGui::TableHeadersRow();
         for (const auto& c : h.configs()) {
             ImGui::TableNextRow();
@@ -265,7 +267,16 @@ void timingTable(const GuiState& s, const PanelInfo& info, const FrameHistory& h
             ImGui::TextColored(current ? ImVec4(1, 0.85f, 0.3f, 1) : ImVec4(1, 1, 1, 1), "%s%s (%d)",
                                resolverName(c.choice.laplacian), c.choice.log2BlockWidth == 9 ? " @512" : "", c.steps);
             help(resolverTooltip(c.choice.laplacian));
-            int col = 1;
+            ImGui::TableSetColumnIndex(1);
+            const double mine = FrameHistory::median(c.samples[size_t(stepCol)]);
+            ImGui::Text("%.2f", mine);
+            ImGui::TableSetColumnIndex(2);
+            const int b = h.baseline(c.choice);
+            if (b >= 0 && mine > 0)
+                ImGui::Text("%.2fx", FrameHistory::median(h.configs()[size_t(b)].samples[size_t(stepCol)]) / mine);
+            else
+                ImGui::TextDisabled("-");
+            int col = 3;
             if (smoke) {
                 ImGui::TableSetColumnIndex(col++);
                 ImGui::TextUnformatted(resolverName(c.choice.advection));
@@ -275,15 +286,6 @@ void timingTable(const GuiState& s, const PanelInfo& info, const FrameHistory& h
                 ImGui::TableSetColumnIndex(col++);
                 ImGui::Text("%.2f", p < c.samples.size() ? FrameHistory::median(c.samples[p]) : 0.0);
             }
-            ImGui::TableSetColumnIndex(col++);
-            const double mine = FrameHistory::median(c.samples[size_t(stepCol)]);
-            ImGui::Text("%.2f", mine);
-            ImGui::TableSetColumnIndex(col);
-            const int b = h.baseline(c.choice);
-            if (b >= 0 && mine > 0)
-                ImGui::Text("%.2fx", FrameHistory::median(h.configs()[size_t(b)].samples[size_t(stepCol)]) / mine);
-            else
-                ImGui::TextDisabled("-");
         }
         ImGui::EndTable();
     }
