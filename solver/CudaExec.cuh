@@ -150,6 +150,20 @@ __global__ void __launch_bounds__(FinishThreads)
     if (threadIdx.x == 0) finish(total);
 }
 
+/// body(step, i) for steps [0, count) and i in [1, n), one thread block with a barrier between
+/// steps: a small level's whole iterative solve in one launch instead of one launch per sweep.
+inline constexpr int StepsThreads = 1024;
+template <typename Body>
+__global__ void __launch_bounds__(StepsThreads) solverStepsKernel(uint64_t n, int count, Body body, const double* skip)
+{
+    if (skipped(skip)) return;
+    for (int s = 0; s < count; ++s) {
+        for (uint64_t i = 1 + threadIdx.x; i < n; i += StepsThreads)
+            body(s, i);
+        __syncthreads();
+    }
+}
+
 template <typename Body>
 __global__ void solverSingleKernel(Body body)
 {
@@ -274,6 +288,14 @@ public:
         cuda::checkCuda(cudaGetLastError(), "solver reduction launch");
         finishSum(ReduceBlocks, finish);
     }
+    /// body(step, i) for every step in [0, count), all i in [1, n) finished before the next step;
+    /// one thread block, for small n.
+    template <typename Body>
+    void steps(uint64_t n, int count, const Body& body)
+    {
+        solverStepsKernel<Body><<<1, StepsThreads, 0, mStream>>>(n, count, body, mSkip);
+        cuda::checkCuda(cudaGetLastError(), "solver kernel launch");
+    }
     /// body() once, in stream order (sets device scalars without a host copy).
     template <typename Body>
     void single(const Body& body)
@@ -329,9 +351,12 @@ public:
         return total;
     }
 
-    /// Phase timer: CUDA events on the solver's stream.
+    /// Phase timer: CUDA events on the solver's stream, read after the step (no sync per phase).
     struct Timer {
         cudaEvent_t start;
+    };
+    struct Span {
+        cudaEvent_t start, stop;
     };
     Timer startTimer()
     {
@@ -339,15 +364,20 @@ public:
         cuda::checkCuda(cudaEventRecord(t.start, mStream), "cudaEventRecord");
         return t;
     }
-    double stopTimer(const Timer& t)
+    Span stopTimer(const Timer& t)
     {
-        cudaEvent_t stop = event();
-        cuda::checkCuda(cudaEventRecord(stop, mStream), "cudaEventRecord");
-        cuda::checkCuda(cudaEventSynchronize(stop), "a solver phase");
+        Span s{t.start, event()};
+        cuda::checkCuda(cudaEventRecord(s.stop, mStream), "cudaEventRecord");
+        return s;
+    }
+    /// Milliseconds of a span once the stream has passed its end; its events are reused after.
+    double elapsedMs(const Span& s)
+    {
+        cuda::checkCuda(cudaEventSynchronize(s.stop), "a solver phase");
         float ms = 0;
-        cuda::checkCuda(cudaEventElapsedTime(&ms, t.start, stop), "cudaEventElapsedTime");
-        mFree.push_back(t.start);
-        mFree.push_back(stop);
+        cuda::checkCuda(cudaEventElapsedTime(&ms, s.start, s.stop), "cudaEventElapsedTime");
+        mFree.push_back(s.start);
+        mFree.push_back(s.stop);
         return ms;
     }
     void synchronize() { cuda::checkCuda(cudaStreamSynchronize(mStream), "the solver's stream"); }

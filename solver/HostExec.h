@@ -112,6 +112,15 @@ public:
         if (skipped()) return;
         finish(reduce(n, body, false));
     }
+    /// body(step, i) for every step in [0, count), all i in [1, n) finished before the next step.
+    template <typename Body>
+    void steps(uint64_t n, int count, const Body& body)
+    {
+        if (skipped()) return;
+        for (int s = 0; s < count; ++s)
+            for (uint64_t i = 1; i < n; ++i)
+                body(s, i);
+    }
     template <typename Body>
     void single(const Body& body)
     {
@@ -149,11 +158,10 @@ public:
     struct Timer {
         std::chrono::steady_clock::time_point t0;
     };
+    using Span = std::chrono::steady_clock::duration;
     Timer startTimer() { return {std::chrono::steady_clock::now()}; }
-    double stopTimer(const Timer& t)
-    {
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t.t0).count();
-    }
+    Span stopTimer(const Timer& t) { return std::chrono::steady_clock::now() - t.t0; }
+    double elapsedMs(const Span& s) { return std::chrono::duration<double, std::milli>(s).count(); }
     void synchronize() {}
 
 private:

@@ -175,13 +175,17 @@ public:
     StepReport step()
     {
         mReport = StepReport{};
+        mSpans.clear();
         const auto t0 = mExec.startTimer();
         if (mKind == SimulationKind::Heat)
             heatStep();
         else
             smokeStep();
+        const auto total = mExec.stopTimer(t0);
         mExec.synchronize();
-        mReport.totalMs = mExec.stopTimer(t0);
+        for (size_t i = 0; i < mSpans.size(); ++i)
+            mReport.phases[i].ms = mExec.elapsedMs(mSpans[i]);
+        mReport.totalMs = mExec.elapsedMs(total);
         return mReport;
     }
 
@@ -257,12 +261,19 @@ private:
         mExec.elements(mN, body);
     }
 
+    /// A phase of the report; its time is read at the end of the step (no wait per phase).
+    void phase(const char* name, const typename Exec::Span& span, int iterations = -1, double residual = -1)
+    {
+        mReport.phases.push_back({name, 0.0, iterations, residual});
+        mSpans.push_back(span);
+    }
+
     template <typename F>
     void timed(const char* name, F&& f)
     {
         const auto t = mExec.startTimer();
         f();
-        mReport.phases.push_back({name, mExec.stopTimer(t)});
+        phase(name, mExec.stopTimer(t));
     }
 
     // ---------------------------------------------------------------- CG
@@ -339,7 +350,7 @@ private:
             it = int(h.iterations);
             rNorm = std::sqrt(h.rr);
         }
-        mReport.phases.push_back({name, mExec.stopTimer(t), it, bNorm > 0 ? rNorm / bNorm : 0.0});
+        phase(name, mExec.stopTimer(t), it, bNorm > 0 ? rNorm / bNorm : 0.0);
     }
 
     static uint64_t ptr(const void* p) { return uint64_t(reinterpret_cast<uintptr_t>(p)); }
@@ -388,7 +399,8 @@ private:
     // 4.2M-voxel plume's iterations from ~34 to ~12 (the cycle stays symmetric, so CG stays CG).
     static constexpr float ProlongationWeight = 1.8f;
     static constexpr int CoarseExtraPairs = 1, FineExtraPairs = 0; // extra sweep pairs each way
-    static constexpr int CoarsestSweeps = 20;                      // in pairs, ping-ponging between tmp and x
+    static constexpr int CoarsestSweeps =
+        80; // even; one launch, so cheap, and a better coarse solve saves CG iterations
     static constexpr uint64_t CoarsestVoxels = 2000;
 
     struct Level {
@@ -396,6 +408,7 @@ private:
         Width w128, w512;
         uint64_t n = 0;
         Array<float> diag, x, tmp, b, r;
+        Array<uint32_t> neighbours; ///< the coarsest level only: StoreCrossNeighbours' table
         const IndexGrid* grid() const { return reinterpret_cast<const IndexGrid*>(gridBytes.data()); }
     };
 
@@ -425,6 +438,12 @@ private:
             }
             crossOn<CountNeighbours>(lv.w128, lv.w512, lv.diag.data());
         }
+        if (mLevels.empty()) return;
+        // the coarsest level's taps, through the resolver chosen now (they are the same for any)
+        Level& last = mLevels.back();
+        last.neighbours = Exec::template allocate<uint32_t>(6 * last.n);
+        mTempBytes += 6 * last.n * sizeof(uint32_t);
+        crossOn<StoreCrossNeighbours>(last.w128, last.w512, last.neighbours.data());
     }
 
     /// One V-cycle for scale_k (-L_k) x = b at level k (0 = the fine grid, operator -L), from x = 0:
@@ -440,17 +459,15 @@ private:
         const uint64_t n = k ? mLevels[k - 1].n : mN;
         const float* diag = k ? mLevels[k - 1].diag.data() : mDiag.data();
         const float scale = float(1u << (2 * k));
-        // the first sweep from x = 0 is element-wise: tmp = omega * b / (scale * diag)
-        if (!firstSweepDone) mExec.elements(n, JacobiApply{b, diag, tmp, 0.f, scale / SmoothingWeight});
-        if (k == mLevels.size()) {
-            for (int s = 0; s < CoarsestSweeps / 2; ++s) {
-                crossOn<JacobiSmooth>(w128, w512, tmp, b, diag, x, scale, SmoothingWeight);
-                crossOn<JacobiSmooth>(w128, w512, x, b, diag, tmp, scale, SmoothingWeight);
-            }
-            mExec.elements(n, Copy{tmp, x});
-            if (cg) mExec.elementsSum(n, Product{b, x}, FinishRz{cg});
+        if (k == mLevels.size()) { // k >= 1: multigrid runs only with levels
+            // all its sweeps in one launch (the level is small: per-launch latency would dominate)
+            mExec.steps(n, CoarsestSweeps + 2,
+                        CoarsestJacobi{mLevels.back().neighbours.data(), b, diag, x, tmp, scale, SmoothingWeight,
+                                       CoarsestSweeps});
             return;
         }
+        // the first sweep from x = 0 is element-wise: tmp = omega * b / (scale * diag)
+        if (!firstSweepDone) mExec.elements(n, JacobiApply{b, diag, tmp, 0.f, scale / SmoothingWeight});
         const int pairs = k ? CoarseExtraPairs : FineExtraPairs;
         for (int p = 0; p < pairs; ++p) {
             crossOn<JacobiSmooth>(w128, w512, tmp, b, diag, x, scale, SmoothingWeight);
@@ -539,7 +556,7 @@ private:
                 std::swap(mExtra[k], mTemp[2 + k]);
             cu = mExtra[0].data(), cv = mExtra[1].data(), cw = mExtra[2].data();
         }
-        mReport.phases.push_back({"advection", mExec.stopTimer(ta)});
+        phase("advection", mExec.stopTimer(ta));
         mReport.substeps = substeps;
         timed("face velocity", [&] { cross<FacesFromCentres>(cu, cv, cw, mU.data(), mV.data(), mW.data()); });
         project();
@@ -566,6 +583,7 @@ private:
     SimulationParams mParams;
     StencilChoice mChoice;
     StepReport mReport;
+    std::vector<typename Exec::Span> mSpans; ///< one per mReport.phases entry
     uint64_t mActive = 0, mN = 0, mGridByteCount = 0, mMetaBytes = 0, mFieldBytes = 0, mTempBytes = 0;
     Array<GridChunk> mGridBytes;
     Width mW128, mW512;

@@ -172,6 +172,7 @@ struct Advect {
         float acc[AdvectedChannels] = {};
         taps([&](int tap, uint64_t n) {
             const float weight = wx[tap / 9] * wy[(tap / 3) % 3] * wz[tap % 3];
+            if (weight == 0.f) return; // at least 19 of the 27 taps: skip their 5 loads each
             const uint64_t src = n ? n : i;
             for (int ch = 0; ch < AdvectedChannels; ++ch)
                 if (ch < channels) acc[ch] += weight * in[ch][src];
@@ -284,6 +285,52 @@ struct Residual {
     {
         const float xi = x[i];
         out[i] = b[i] - scale * minusLaplacian(gatherCross<FromBox>(taps), x, xi);
+    }
+};
+
+/// The 6 cross neighbours of voxel i (0: none), in cross order, at table[6 i ...]: the coarsest
+/// level's taps, resolved once, so its whole solve can run as one thread block (CoarsestJacobi).
+template <bool FromBox>
+struct StoreCrossNeighbours {
+    uint32_t* table;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        for (int t = 1; t < CrossTapCount; ++t)
+            table[6 * i + t - 1] = uint32_t(c.n[t]);
+    }
+};
+
+/// The coarsest level's solve of scale*(-L) x = b from x = 0, as steps with a barrier between
+/// them (Exec::steps): step 0 the first damped Jacobi sweep (tmp = omega b / (scale diag)), steps
+/// 1..sweeps more sweeps from tmp to x and back (sweeps even), the last x = tmp. The sweeps sum
+/// their neighbours in cross order, as JacobiSmooth does.
+struct CoarsestJacobi {
+    const uint32_t* neighbours; ///< StoreCrossNeighbours' table
+    const float* b;
+    const float* diag;
+    float* x;
+    float* tmp;
+    float scale, omega;
+    int sweeps;
+    __hostdev__ void operator()(int step, uint64_t i) const
+    {
+        const float d = scale * diag[i];
+        if (step == 0) {
+            const float first = (scale / omega) * diag[i];
+            tmp[i] = first != 0.f ? b[i] / first : 0.f;
+        } else if (step <= sweeps) {
+            const float* in = step % 2 ? tmp : x;
+            float* out = step % 2 ? x : tmp;
+            const float xi = in[i];
+            float ax = 0.f;
+            for (int t = 0; t < CrossTapCount - 1; ++t)
+                if (const uint32_t n = neighbours[6 * i + t]) ax += xi - in[n];
+            out[i] = d != 0.f ? xi + omega * (b[i] - scale * ax) / d : 0.f;
+        } else {
+            x[i] = tmp[i];
+        }
     }
 };
 
