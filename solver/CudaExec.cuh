@@ -4,7 +4,6 @@
 // All work on one stream; fixed sequences of launches can be replayed as CUDA graphs.
 #pragma once
 
-#include "CgState.h"
 #include "CudaCheck.h"
 #include "DeviceArray.h"
 #include "VbmView.h"
@@ -332,11 +331,6 @@ public:
         cuda::checkCuda(cudaGraphLaunch(it->second, mStream), "cudaGraphLaunch");
     }
 
-    double dot(const float* a, const float* b, uint64_t n)
-    {
-        elementsSum(n, Product{a, b}, StoreTotal{mTotal.data()});
-        return read(mTotal, 1)[0];
-    }
     double maxAbs(const float* a, const float* b, const float* c, uint64_t n)
     {
         solverMaxAbsKernel<<<ReduceBlocks, ReduceThreads, 0, mStream>>>(a, b, c, n, mPartial.data());
@@ -412,7 +406,7 @@ private:
     }
 
     cudaStream_t mStream = nullptr;
-    Array<double> mPartial, mTotal{1};
+    Array<double> mPartial;
     std::vector<double> mHostPartial;
     double* mPinned = nullptr;
     const double* mSkip = nullptr;

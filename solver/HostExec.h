@@ -137,12 +137,6 @@ public:
     /// While *flag != 0, launches do nothing (null: they always run).
     void skipWhen(const double* flag) { mSkip = flag; }
 
-    /// sum over [1, n) of a[i]*b[i], in elementsSum's order.
-    double dot(const float* a, const float* b, uint64_t n)
-    {
-        return reduce(
-            n, [&](uint64_t i) { return double(a[i]) * double(b[i]); }, false);
-    }
     /// max over [1, n) of |a[i]|, |b[i]|, |c[i]|.
     double maxAbs(const float* a, const float* b, const float* c, uint64_t n)
     {
