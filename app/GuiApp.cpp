@@ -351,7 +351,10 @@ int runGui(const Options& o)
         // The last frame's GPU work ends before the staging buffer is overwritten.
         const auto waitStart = Clock::now();
         presenter.wait();
-        history.add(sim.solver->choice(), step, lastRecordMs + msSince(waitStart));
+        // render: the ray march's GPU time from timestamps where the queue has them; else the
+        // recording plus the wait for the frame (which includes the present)
+        history.add(sim.solver->choice(), step,
+                    sim.renderer->lastRenderGpuMs().value_or(lastRecordMs + msSince(waitStart)));
         if (step) sim.renderer->setField(sim.solver->fieldData(sim.field), fieldMemory(s.backend));
         sim.renderer->takeFieldBytesCopied();
 

@@ -203,6 +203,9 @@ int runHeadless(const Options& o)
             renderer->render(camera, look, shot);
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             rows.push_back({frame, configs[0].name, "render", ms, -1, 0});
+            // the ray march alone, from GPU timestamps (the row above also holds the field's
+            // way in, the submit and the wait)
+            if (const auto gpu = renderer->lastRenderGpuMs()) rows.push_back({frame, configs[0].name, "render gpu", *gpu, -1, 0});
             fieldBytes = renderer->takeFieldBytesCopied();
             imageBytes += renderer->takeImageBytesCopied();
             maxFieldBytes = std::max(maxFieldBytes, fieldBytes);

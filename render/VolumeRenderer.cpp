@@ -106,6 +106,12 @@ VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nano
     checkVk(vkAllocateCommandBuffers(d, &cbai, &mCmd), "vkAllocateCommandBuffers");
     VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     checkVk(vkCreateFence(d, &fci, nullptr, &mFence), "vkCreateFence");
+    if (vk.timestampValidBits() > 0) {
+        VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qpci.queryCount = 2;
+        checkVk(vkCreateQueryPool(d, &qpci, nullptr, &mQueries), "vkCreateQueryPool (render timestamps)");
+    }
     resize(width, height);
 }
 
@@ -115,6 +121,7 @@ VolumeRenderer::~VolumeRenderer()
     vkDeviceWaitIdle(d);
     mShared.reset(); // CUDA lets go of the memory and the semaphore before Vulkan frees them
     vkDestroyFence(d, mFence, nullptr);
+    if (mQueries) vkDestroyQueryPool(d, mQueries, nullptr);
     vkFreeCommandBuffers(d, mVk.commandPool(), 1, &mCmd);
     vkDestroyDescriptorPool(d, mPool, nullptr);
     vkDestroyPipeline(d, mPipeline, nullptr);
@@ -214,15 +221,37 @@ void VolumeRenderer::recordRender(VkCommandBuffer cmd, const OrbitCamera& cam, c
     // The last frame's copies out of the image finish before the shader overwrites it.
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
                          nullptr, 0, nullptr);
+    if (mQueries) {
+        vkCmdResetQueryPool(cmd, mQueries, 0, 2);
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, mQueries, 0);
+    }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mPipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mLayout, 0, 1, &mSet, 0, nullptr);
     vkCmdPushConstants(cmd, mLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
     vkCmdDispatch(cmd, (mWidth + 7) / 8, (mHeight + 7) / 8, 1);
+    if (mQueries) {
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, mQueries, 1);
+        mTimed = true;
+    }
     VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     written.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written, 0,
                          nullptr, 0, nullptr);
+}
+
+std::optional<double> VolumeRenderer::lastRenderGpuMs() const
+{
+    if (!mQueries || !mTimed) return std::nullopt;
+    uint64_t ticks[2] = {};
+    const VkResult r = vkGetQueryPoolResults(mVk.device(), mQueries, 0, 2, sizeof ticks, ticks, sizeof(uint64_t),
+                                             VK_QUERY_RESULT_64_BIT);
+    if (r == VK_NOT_READY) return std::nullopt;
+    checkVk(r, "vkGetQueryPoolResults (render timestamps)");
+    const uint32_t bits = mVk.timestampValidBits();
+    const uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    const uint64_t elapsed = ((ticks[1] & mask) - (ticks[0] & mask)) & mask;
+    return double(elapsed) * mVk.timestampPeriodNs() * 1e-6;
 }
 
 void VolumeRenderer::render(const OrbitCamera& cam, const RenderSettings& s, bool readBack)

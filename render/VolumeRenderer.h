@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <string>
 #include <vector>
@@ -85,6 +86,9 @@ public:
 
     /// Offscreen use: renders and waits; with readBack, copies the image to the host too.
     void render(const OrbitCamera& camera, const RenderSettings& settings, bool readBack);
+    /// GPU time of the last recorded ray march (timestamp queries), once its submit has completed;
+    /// nothing where the queue has no timestamps or none was recorded yet.
+    std::optional<double> lastRenderGpuMs() const;
     /// The pixels of the last render(..., readBack = true).
     const std::vector<uint32_t>& pixels() const { return mPixels; }
 
@@ -119,6 +123,8 @@ private:
     VkDescriptorSet mSet = VK_NULL_HANDLE;
     VkCommandBuffer mCmd = VK_NULL_HANDLE;
     VkFence mFence = VK_NULL_HANDLE;
+    VkQueryPool mQueries = VK_NULL_HANDLE; ///< two timestamps around the dispatch
+    bool mTimed = false;                   ///< a recorded render wrote them
     std::vector<uint32_t> mPixels;
     uint64_t mFieldBytes = 0, mImageBytes = 0;
 };

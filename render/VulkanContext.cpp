@@ -146,6 +146,8 @@ VulkanContext::VulkanContext(const VulkanOptions& options)
             mQueueFamily = family;
             mDeviceName = p.deviceName;
             mUuid = uuid;
+            mTimestampPeriod = p.limits.timestampPeriod;
+            mTimestampBits = fam[family].timestampValidBits;
         }
     }
     if (!mPhysical)

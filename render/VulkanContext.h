@@ -62,6 +62,9 @@ public:
     /// The window surface when VulkanOptions::makeSurface was given (owned by the context).
     VkSurfaceKHR surface() const { return mSurface; }
     const std::string& deviceName() const { return mDeviceName; }
+    /// Nanoseconds per timestamp tick, and the queue's valid timestamp bits (0: no timestamps).
+    float timestampPeriodNs() const { return mTimestampPeriod; }
+    uint32_t timestampValidBits() const { return mTimestampBits; }
     const DeviceUuid& deviceUuid() const { return mUuid; }
     bool validation() const { return mValidation; }
     /// Validation errors reported so far.
@@ -100,6 +103,8 @@ private:
     VkCommandPool mPool = VK_NULL_HANDLE;
     uint32_t mQueueFamily = 0;
     std::string mDeviceName;
+    float mTimestampPeriod = 1;
+    uint32_t mTimestampBits = 0;
     DeviceUuid mUuid{};
     std::string mExportWhyNot = "not checked";
     bool mValidation = false;

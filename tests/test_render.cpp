@@ -80,6 +80,7 @@ void expectCleanRun(const CommandResult& r, const fs::path& timings)
     std::ifstream in(timings);
     std::string all((std::istreambuf_iterator<char>(in)), {});
     EXPECT_NE(all.find(",render,"), std::string::npos);
+    EXPECT_NE(all.find(",render gpu,"), std::string::npos); // lavapipe has timestamps
     EXPECT_NE(all.find(",step,"), std::string::npos);
 }
 
