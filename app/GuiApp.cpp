@@ -355,8 +355,10 @@ int runGui(const Options& o)
         // recording plus the wait for the frame (which includes the present)
         history.add(sim.solver->choice(), step,
                     sim.renderer->lastRenderGpuMs().value_or(lastRecordMs + msSince(waitStart)));
-        if (step) sim.renderer->setField(sim.solver->fieldData(sim.field), fieldMemory(s.backend));
-        sim.renderer->takeFieldBytesCopied();
+        if (step) {
+            sim.renderer->setField(sim.solver->fieldData(sim.field), fieldMemory(s.backend));
+            panel.hostBytesLastField = sim.renderer->takeFieldBytesCopied();
+        }
 
         const auto [vw, vh] = volumeSize();
         if (sim.renderer->width() != vw || sim.renderer->height() != vh) sim.renderer->resize(vw, vh);

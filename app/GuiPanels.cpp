@@ -169,6 +169,8 @@ void renderPanel(GuiState& s, const PanelInfo& info)
     ImGui::Combo("look", &mode, modes, 3);
     help("VBM blocks colours each voxel by its block, to see how blocks of 128 or 512 voxels cut the leaves");
     s.look.mode = render::RenderMode(mode);
+    ImGui::TextWrapped("%s", info.renderPath.c_str());
+    ImGui::Text("host copies for the last field: %.1f MB", double(info.hostBytesLastField) / 1e6);
     ImGui::SliderFloat("density scale", &s.look.densityScale, 0.01f, 4.f, "%.2f", ImGuiSliderFlags_Logarithmic);
     if (s.look.mode == render::RenderMode::Emission) {
         ImGui::DragFloat("colormap low", &s.look.rangeLo, 0.5f);
