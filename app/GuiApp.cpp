@@ -140,7 +140,10 @@ void runScriptCommand(GuiState& s, const ScriptCommand& c)
         s.screenshot = c.argument;
     else if (c.command == "export")
         s.exportPath = c.argument;
-    else if (c.command == "quit")
+    else if (c.command == "resize") {
+        const auto size = *parseWindowSize(c.argument);
+        s.resizeWidth = size.first, s.resizeHeight = size.second;
+    } else if (c.command == "quit")
         s.quit = true;
 }
 
@@ -293,6 +296,10 @@ int runGui(const Options& o)
         }
         for (const ScriptCommand& c : commands.due(frame))
             runScriptCommand(s, c);
+        if (s.resizeWidth > 0) { // seen by the next frame, like a user's resize
+            glfwSetWindowSize(window, s.resizeWidth, s.resizeHeight);
+            s.resizeWidth = s.resizeHeight = 0;
+        }
 
         // The panels and keys edit the state...
         ImGui_ImplVulkan_NewFrame();

@@ -4,6 +4,7 @@
 #include "HeadlessOptions.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -21,7 +22,7 @@ std::vector<ScriptCommand> readScript(const std::string& path)
     static const Kind kinds[] = {{"resolver", true}, {"advection", true}, {"block-width", true},
                                  {"play", false},    {"pause", false},    {"step", false},
                                  {"reset", false},   {"reset-view", false}, {"screenshot", true},
-                                 {"export", true},   {"quit", false}};
+                                 {"export", true},   {"resize", true},      {"quit", false}};
     std::vector<ScriptCommand> out;
     std::string text;
     for (int line = 1; std::getline(in, text); ++line) {
@@ -50,9 +51,20 @@ std::vector<ScriptCommand> readScript(const std::string& path)
             throw UsageError(where + "advection needs a box resolver, not " + c.argument);
         if (c.command == "block-width" && c.argument != "128" && c.argument != "512")
             throw UsageError(where + "block-width takes 128 or 512");
+        if (c.command == "resize" && !parseWindowSize(c.argument))
+            throw UsageError(where + "resize takes WxH, 64 to 8192 pixels each, got '" + c.argument + "'");
         out.push_back(c);
     }
     return out;
+}
+
+std::optional<std::pair<int, int>> parseWindowSize(const std::string& text)
+{
+    int w = 0, h = 0;
+    char x = 0, rest = 0;
+    if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &rest) != 3 || x != 'x') return std::nullopt;
+    if (w < 64 || h < 64 || w > 8192 || h > 8192) return std::nullopt;
+    return std::pair{w, h};
 }
 
 std::vector<ScriptCommand> Script::due(int frame)

@@ -2,7 +2,9 @@
 // format): one command per line, "FRAME COMMAND [ARGUMENT]", run at the start of that frame.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vbm::app {
@@ -10,10 +12,13 @@ namespace vbm::app {
 struct ScriptCommand {
     int frame = 0;
     std::string command;  ///< resolver, advection, block-width, play, pause, step, reset, reset-view,
-                          ///< screenshot, export, quit
-    std::string argument; ///< the resolver name, width or file, where the command takes one
+                          ///< screenshot, export, resize, quit
+    std::string argument; ///< the resolver name, width, file or WxH size, where the command takes one
     int line = 0;
 };
+
+/// "WxH" with both in 64..8192, or nothing.
+std::optional<std::pair<int, int>> parseWindowSize(const std::string& text);
 
 /// Reads a script; throws UsageError naming the file and line of a malformed command.
 std::vector<ScriptCommand> readScript(const std::string& path);

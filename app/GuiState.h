@@ -24,6 +24,7 @@ struct GuiState {
     bool quit = false;
     std::string screenshot; ///< PNG of this frame's window
     std::string exportPath; ///< .nvdb of the current fields
+    int resizeWidth = 0, resizeHeight = 0; ///< script: set the window's size (0: no request)
 };
 
 } // namespace vbm::app

@@ -71,6 +71,11 @@ TEST(GuiWindow, ScriptedSessionUnderXvfb)
     int frame = 0;
     for (const char* r : Resolvers) // two steps with each, the window playing
         text += std::to_string(frame) + " resolver " + r + "\n", frame += 2;
+    // resized smaller and back while playing: the swapchain and the volume image are remade
+    const fs::path small = dir / "small.png";
+    text += std::to_string(frame) + " resize 480x300\n" + std::to_string(frame + 1) + " screenshot " + small.string() +
+            "\n" + std::to_string(frame + 2) + " resize 640x400\n";
+    frame += 4;
     text += std::to_string(frame) + " pause\n" + std::to_string(frame + 1) + " step\n" +
             std::to_string(frame + 2) + " screenshot " + shot.string() + "\n" + std::to_string(frame + 3) +
             " export " + fields.string() + "\n" + std::to_string(frame + 4) + " quit\n";
@@ -93,6 +98,9 @@ TEST(GuiWindow, ScriptedSessionUnderXvfb)
 
     // The screenshot: the whole window. The panel (left 2/5) has ImGui's blue headers and light
     // text; the volume (the rest) glows warm where the hot spot is and stays dark at its corners.
+    const Image resized = readPng(small);
+    EXPECT_EQ(resized.width, 480u) << "the resize did not reach the swapchain";
+    EXPECT_EQ(resized.height, 300u);
     const Image img = readPng(shot);
     ASSERT_EQ(img.width, 640u) << r.out;
     ASSERT_EQ(img.height, 400u);
@@ -110,7 +118,7 @@ TEST(GuiWindow, ScriptedSessionUnderXvfb)
     std::smatch m;
     ASSERT_TRUE(std::regex_search(r.out, m, std::regex("export: .* \\(after ([0-9]+) steps")));
     const int steps = std::stoi(m[1]);
-    EXPECT_EQ(steps, 13); // 12 while playing, then one single step
+    EXPECT_EQ(steps, 17); // 12 + 4 while playing (resolvers, resizes), then one single step
     const vbm::Scene s = vbm::loadScene(scene.string());
     vbm::Solver solver(s, vbm::Backend::Cpu);
     for (int i = 0; i < steps; ++i)
