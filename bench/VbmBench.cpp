@@ -60,8 +60,9 @@ options:
   --json FILE          write every number as JSON
   --solver SCENE       instead: time full solver steps of a scene (built-in name or
                        .scene file) on the GPU, the default resolvers against
-                       computeBoxStencil everywhere, stepping the two in turns from the
-                       same state and checking their fields stay bitwise identical
+                       computeBoxStencil everywhere (and the defaults at block width
+                       512), stepping them in turns from the same state and checking
+                       their fields stay bitwise identical
   --steps N            solver steps per configuration (default 30, at least 5; the
                        first 3 are warm-up)
   -h, --help           this text
@@ -282,20 +283,22 @@ int runSolverComparison(const Options& opt)
     const vbm::Scene scene = vbm::loadScene(opt.solverScene);
     const vbm::StencilChoice fast{}; // computeCrossStencilCached + forEachBoxStencilCached, w128
     const vbm::StencilChoice base{Resolver::computeBoxStencil, Resolver::computeBoxStencil, 7};
-    vbm::Solver a(scene, vbm::Backend::Cuda, fast), b(scene, vbm::Backend::Cuda, base);
+    const vbm::StencilChoice wide{vbm::StencilChoice{}.laplacian, vbm::StencilChoice{}.advection, 9};
+    vbm::Solver a(scene, vbm::Backend::Cuda, fast), b(scene, vbm::Backend::Cuda, base),
+        c(scene, vbm::Backend::Cuda, wide);
     const vbm::MemoryReport mem = a.memory();
     std::printf("# vbm-bench --solver %s\n\ndevice: %s; commit %s; %llu active voxels, %llu blocks of 128; "
                 "%.1f B/voxel on the device (grid+VBM %.1f, fields %.1f, temporaries %.1f)\n\n",
                 opt.solverScene.c_str(), vbm::cuda::cudaDeviceDescription().c_str(), VBM_GIT_COMMIT,
                 (unsigned long long)a.activeVoxels(), (unsigned long long)a.blockCount(), mem.perVoxel(mem.total()),
                 mem.perVoxel(mem.gridAndVbm), mem.perVoxel(mem.fields), mem.perVoxel(mem.temporaries));
-    std::map<std::string, std::vector<float>> ms[2];
-    std::vector<float> total[2];
+    std::map<std::string, std::vector<float>> ms[3];
+    std::vector<float> total[3];
     std::vector<int> iterations;
     double maxDiv = 0;
     for (int k = 0; k < opt.steps; ++k) {
-        for (int v = 0; v < 2; ++v) {
-            const vbm::StepReport& r = (v ? b : a).step();
+        for (int v = 0; v < 3; ++v) {
+            const vbm::StepReport& r = (v == 0 ? a : v == 1 ? b : c).step();
             if (k < 3) continue;
             total[v].push_back(float(r.totalMs));
             for (const auto& p : r.phases) {
@@ -307,7 +310,7 @@ int runSolverComparison(const Options& opt)
         std::fprintf(stderr, "\r[vbm-bench] solver step %d/%d   ", k + 1, opt.steps);
     }
     std::fprintf(stderr, "\n");
-    const bool same = a.fieldsHash() == b.fieldsHash();
+    const bool same = a.fieldsHash() == b.fieldsHash() && a.fieldsHash() == c.fieldsHash();
     std::printf("| phase | default (computeCrossStencilCached + forEachBoxStencilCached) ms | computeBoxStencil "
                 "everywhere ms | ratio |\n|---|---|---|---|\n");
     for (const auto& [name, v] : ms[0]) {
@@ -320,12 +323,16 @@ int runSolverComparison(const Options& opt)
     std::printf("| **step** | **%s** (%s-%s) | **%s** (%s-%s) | **%.2fx** |\n\n", fmt(t0.median, 3).c_str(),
                 fmt(t0.min, 3).c_str(), fmt(t0.max, 3).c_str(), fmt(t1.median, 3).c_str(), fmt(t1.min, 3).c_str(),
                 fmt(t1.max, 3).c_str(), t1.median / t0.median);
+    const Stats t2 = stats(total[2]), cg2 = stats(ms[2]["pressure CG"]);
+    std::printf("The default resolvers at block width 512: step %s ms (%s-%s), pressure CG %s ms\n\n",
+                fmt(t2.median, 3).c_str(), fmt(t2.min, 3).c_str(), fmt(t2.max, 3).c_str(), fmt(cg2.median, 3).c_str());
     std::vector<float> it(iterations.begin(), iterations.end());
     const Stats its = stats(it);
     std::printf("%d timed steps each (after 3 warm-up), in turns; pressure CG iterations per step: median %.0f "
                 "(%.0f-%.0f), tolerance %.0e relative; max |div u| / max |u| after projection: %.1e\n",
                 opt.steps - 3, its.median, its.min, its.max, a.params().cgTolerance, maxDiv);
-    std::printf("Fields bitwise identical between the two after %d steps: %s\n", opt.steps, same ? "yes" : "NO");
+    std::printf("Fields bitwise identical between the three (both widths) after %d steps: %s\n", opt.steps,
+                same ? "yes" : "NO");
     if (!opt.json.empty()) {
         std::ofstream js(opt.json);
         js << "{\"scene\": \"" << jsonEscape(opt.solverScene) << "\", \"commit\": \"" << VBM_GIT_COMMIT
