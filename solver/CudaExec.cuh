@@ -149,16 +149,19 @@ __global__ void __launch_bounds__(FinishThreads)
     if (threadIdx.x == 0) finish(total);
 }
 
-/// body(step, i) for steps [0, count) and i in [1, n), one thread block with a barrier between
-/// steps: a small level's whole iterative solve in one launch instead of one launch per sweep.
+/// body(step, i, scratch) for steps [0, count) and i in [1, n), one thread block with a barrier
+/// between steps: a small level's whole iterative solve in one launch instead of one launch per
+/// sweep. scratch: the block's dynamic shared memory (on-chip, so a step reads what the last one
+/// wrote without a trip to L2).
 inline constexpr int StepsThreads = 1024;
 template <typename Body>
 __global__ void __launch_bounds__(StepsThreads) solverStepsKernel(uint64_t n, int count, Body body, const double* skip)
 {
     if (skipped(skip)) return;
+    extern __shared__ float scratch[];
     for (int s = 0; s < count; ++s) {
         for (uint64_t i = 1 + threadIdx.x; i < n; i += StepsThreads)
-            body(s, i);
+            body(s, i, scratch);
         __syncthreads();
     }
 }
@@ -287,12 +290,12 @@ public:
         cuda::checkCuda(cudaGetLastError(), "solver reduction launch");
         finishSum(ReduceBlocks, finish);
     }
-    /// body(step, i) for every step in [0, count), all i in [1, n) finished before the next step;
-    /// one thread block, for small n.
+    /// body(step, i, scratch) for every step in [0, count), all i in [1, n) finished before the
+    /// next step; one thread block, for small n; scratch holds scratchFloats floats (at most 48 KiB).
     template <typename Body>
-    void steps(uint64_t n, int count, const Body& body)
+    void steps(uint64_t n, int count, uint64_t scratchFloats, const Body& body)
     {
-        solverStepsKernel<Body><<<1, StepsThreads, 0, mStream>>>(n, count, body, mSkip);
+        solverStepsKernel<Body><<<1, StepsThreads, scratchFloats * sizeof(float), mStream>>>(n, count, body, mSkip);
         cuda::checkCuda(cudaGetLastError(), "solver kernel launch");
     }
     /// body() once, in stream order (sets device scalars without a host copy).

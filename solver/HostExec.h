@@ -112,14 +112,16 @@ public:
         if (skipped()) return;
         finish(reduce(n, body, false));
     }
-    /// body(step, i) for every step in [0, count), all i in [1, n) finished before the next step.
+    /// body(step, i, scratch) for every step in [0, count), all i in [1, n) finished before the
+    /// next step; scratch holds scratchFloats floats.
     template <typename Body>
-    void steps(uint64_t n, int count, const Body& body)
+    void steps(uint64_t n, int count, uint64_t scratchFloats, const Body& body)
     {
         if (skipped()) return;
+        std::vector<float> scratch(scratchFloats);
         for (int s = 0; s < count; ++s)
             for (uint64_t i = 1; i < n; ++i)
-                body(s, i);
+                body(s, i, scratch.data());
     }
     template <typename Body>
     void single(const Body& body)

@@ -400,21 +400,29 @@ private:
     static constexpr float ProlongationWeight = 1.8f;
     static constexpr int CoarseExtraPairs = 1, FineExtraPairs = 0; // extra sweep pairs each way
     static constexpr int CoarsestSweeps =
-        80; // even; one launch, so cheap, and a better coarse solve saves CG iterations
+        80; // even; in the one small-level launch, so cheap, and a better coarse solve saves CG iterations
     static constexpr uint64_t CoarsestVoxels = 2000;
+    // levels up to this size run their whole V-cycle in one launch of one thread block (SmallCycle)
+    static constexpr uint64_t SmallLevelVoxels = 20000;
 
     struct Level {
         Array<GridChunk> gridBytes;
         Width w128, w512;
         uint64_t n = 0;
         Array<float> diag, x, tmp, b, r;
-        Array<uint32_t> neighbours; ///< the coarsest level only: StoreCrossNeighbours' table
+        Array<uint32_t> neighbours; ///< StoreCrossNeighbours' table (6 per voxel)
+        Array<uint32_t> children;   ///< StoreChildren's table (8 per voxel) into the level above
         const IndexGrid* grid() const { return reinterpret_cast<const IndexGrid*>(gridBytes.data()); }
     };
 
-    /// Coarser and coarser copies of the domain (voxels c >> 1), down to CoarsestVoxels.
+    /// Coarser and coarser copies of the domain (voxels c >> 1), down to CoarsestVoxels, each
+    /// with its cross taps (through the chosen resolver) and its children in the level above
+    /// resolved once into tables: the coarse levels' passes are then element passes, which costs
+    /// about 8 B per fine voxel and saves each coarse launch the decode and staging latency (most
+    /// of a small launch's time). The fine level keeps running every pass through the resolver.
     void buildLevels(const HostGridHandle& fine)
     {
+        if (mN > UINT32_MAX) throw std::invalid_argument("multigrid tables need fewer than 2^32 voxels");
         std::vector<HostGridHandle> hosts;
         const HostGridHandle* current = &fine;
         for (int k = 1; k < 12; ++k) {
@@ -437,56 +445,110 @@ private:
                 mTempBytes += lv.n * sizeof(float);
             }
             crossOn<CountNeighbours>(lv.w128, lv.w512, lv.diag.data());
+            // the taps through the resolver chosen now (they are the same for any)
+            lv.neighbours = Exec::template allocate<uint32_t>(6 * lv.n);
+            lv.children = Exec::template allocate<uint32_t>(8 * lv.n);
+            mTempBytes += 14 * lv.n * sizeof(uint32_t);
+            crossOn<StoreCrossNeighbours>(lv.w128, lv.w512, lv.neighbours.data());
+            const IndexGrid* above =
+                k > 1 ? mLevels[k - 2].grid() : reinterpret_cast<const IndexGrid*>(mGridBytes.data());
+            voxelsOn(lv.w128, lv.w512, StoreChildren{above, lv.grid(), lv.children.data()});
         }
-        if (mLevels.empty()) return;
-        // the coarsest level's taps, through the resolver chosen now (they are the same for any)
-        Level& last = mLevels.back();
-        last.neighbours = Exec::template allocate<uint32_t>(6 * last.n);
-        mTempBytes += 6 * last.n * sizeof(uint32_t);
-        crossOn<StoreCrossNeighbours>(last.w128, last.w512, last.neighbours.data());
+        if (!mLevels.empty()) buildSmallCycle();
+    }
+
+    /// The small levels' V-cycle (levels mFirstSmall.., the coarsest at least) as one launch.
+    void buildSmallCycle()
+    {
+        const size_t last = mLevels.size(); // the coarsest level's k
+        mFirstSmall = last;
+        while (mFirstSmall > 1 && mLevels[mFirstSmall - 2].n <= SmallLevelVoxels &&
+               last - mFirstSmall + 2 <= size_t(SmallCycle::MaxLevels))
+            --mFirstSmall;
+        if (2 * mLevels.back().n * sizeof(float) > 48 * 1024)
+            throw std::logic_error("the coarsest multigrid level does not fit in shared memory");
+        SmallCycle& c = mSmall;
+        c = SmallCycle{};
+        c.omega = SmoothingWeight, c.prolongationWeight = ProlongationWeight;
+        const int m = int(last - mFirstSmall + 1);
+        for (int j = 0; j < m; ++j) {
+            Level& lv = mLevels[mFirstSmall - 1 + j];
+            c.level[j] = {lv.neighbours.data(),
+                          lv.children.data(),
+                          lv.diag.data(),
+                          lv.b.data(),
+                          lv.x.data(),
+                          lv.tmp.data(),
+                          lv.r.data(),
+                          lv.n,
+                          float(1u << (2 * (mFirstSmall + j)))};
+        }
+        bool ok = true;
+        for (int j = 0; j + 1 < m; ++j) {
+            ok &= c.add(SmallCycle::First, j);
+            for (int p = 0; p < CoarseExtraPairs; ++p)
+                ok &= c.add(SmallCycle::ToX, j) && c.add(SmallCycle::ToTmp, j);
+            ok &= c.add(SmallCycle::ToResidual, j) && c.add(SmallCycle::RestrictDown, j);
+        }
+        ok &= c.add(SmallCycle::CoarsestFirst, m - 1);
+        for (int sweep = 1; sweep <= CoarsestSweeps; ++sweep)
+            ok &= c.add(sweep % 2 ? SmallCycle::CoarsestOdd : SmallCycle::CoarsestEven, m - 1);
+        ok &= c.add(SmallCycle::CoarsestOut, m - 1);
+        for (int j = m - 2; j >= 0; --j) {
+            ok &= c.add(SmallCycle::ProlongUp, j);
+            for (int p = 0; p < CoarseExtraPairs; ++p)
+                ok &= c.add(SmallCycle::ToX, j) && c.add(SmallCycle::ToTmp, j);
+            ok &= c.add(SmallCycle::ToX, j);
+        }
+        if (!ok) throw std::logic_error("the small multigrid levels need more steps than SmallCycle holds");
     }
 
     /// One V-cycle for scale_k (-L_k) x = b at level k (0 = the fine grid, operator -L), from x = 0:
     /// a damped Jacobi sweep, the residual restricted to level k+1, its correction prolonged
     /// back, another sweep; the coarsest level only sweeps. Symmetric, so it preconditions CG.
-    /// At level 0, cg gets r.z (b = r, x = z) from the last sweep.
+    /// At level 0, cg gets r.z (b = r, x = z) from the last sweep. Level 0's sweeps and residual
+    /// run through the resolver; coarse levels read their taps from their tables.
     /// firstSweepDone: tmp already holds the first sweep (CG's update wrote it).
     void vcycle(size_t k, float* x, const float* b, float* tmp, float* res, CgState* cg = nullptr,
                 bool firstSweepDone = false)
     {
-        const Width& w128 = k ? mLevels[k - 1].w128 : mW128;
-        const Width& w512 = k ? mLevels[k - 1].w512 : mW512;
         const uint64_t n = k ? mLevels[k - 1].n : mN;
-        const float* diag = k ? mLevels[k - 1].diag.data() : mDiag.data();
-        const float scale = float(1u << (2 * k));
-        if (k == mLevels.size()) { // k >= 1: multigrid runs only with levels
-            // all its sweeps in one launch (the level is small: per-launch latency would dominate)
-            mExec.steps(n, CoarsestSweeps + 2,
-                        CoarsestJacobi{mLevels.back().neighbours.data(), b, diag, x, tmp, scale, SmoothingWeight,
-                                       CoarsestSweeps});
+        if (k >= mFirstSmall) { // k >= 1; x, b are the level's own arrays
+            mExec.steps(n, mSmall.steps, 2 * mLevels.back().n, mSmall);
             return;
         }
+        const float* diag = k ? mLevels[k - 1].diag.data() : mDiag.data();
+        const uint32_t* table = k ? mLevels[k - 1].neighbours.data() : nullptr;
+        const float scale = float(1u << (2 * k));
+        const auto smooth = [&](const float* from, float* to) {
+            if (k)
+                mExec.elements(n, TableJacobi{table, from, b, diag, to, scale, SmoothingWeight});
+            else
+                cross<JacobiSmooth>(from, b, diag, to, scale, SmoothingWeight);
+        };
         // the first sweep from x = 0 is element-wise: tmp = omega * b / (scale * diag)
         if (!firstSweepDone) mExec.elements(n, JacobiApply{b, diag, tmp, 0.f, scale / SmoothingWeight});
         const int pairs = k ? CoarseExtraPairs : FineExtraPairs;
         for (int p = 0; p < pairs; ++p) {
-            crossOn<JacobiSmooth>(w128, w512, tmp, b, diag, x, scale, SmoothingWeight);
-            crossOn<JacobiSmooth>(w128, w512, x, b, diag, tmp, scale, SmoothingWeight);
+            smooth(tmp, x);
+            smooth(x, tmp);
         }
-        crossOn<Residual>(w128, w512, tmp, b, res, scale);
+        if (k)
+            mExec.elements(n, TableResidual{table, tmp, b, res, scale});
+        else
+            cross<Residual>(tmp, b, res, scale);
         Level& c = mLevels[k];
-        const IndexGrid* fineGrid = k ? mLevels[k - 1].grid() : reinterpret_cast<const IndexGrid*>(mGridBytes.data());
-        voxelsOn(c.w128, c.w512, Restrict{fineGrid, c.grid(), res, c.b.data()});
+        mExec.elements(c.n, Restrict{c.children.data(), res, c.b.data()});
         vcycle(k + 1, c.x.data(), c.b.data(), c.tmp.data(), c.r.data());
-        voxelsOn(c.w128, c.w512, ProlongAdd{fineGrid, c.grid(), c.x.data(), tmp, ProlongationWeight});
+        mExec.elements(c.n, ProlongAdd{c.children.data(), c.x.data(), tmp, ProlongationWeight});
         for (int p = 0; p < pairs; ++p) {
-            crossOn<JacobiSmooth>(w128, w512, tmp, b, diag, x, scale, SmoothingWeight);
-            crossOn<JacobiSmooth>(w128, w512, x, b, diag, tmp, scale, SmoothingWeight);
+            smooth(tmp, x);
+            smooth(x, tmp);
         }
         if (cg)
-            crossSumOn<JacobiSmoothDot>(w128, w512, FinishRz{cg}, tmp, b, diag, x, scale, SmoothingWeight);
+            crossSumOn<JacobiSmoothDot>(mW128, mW512, FinishRz{cg}, tmp, b, diag, x, scale, SmoothingWeight);
         else
-            crossOn<JacobiSmooth>(w128, w512, tmp, b, diag, x, scale, SmoothingWeight);
+            smooth(tmp, x);
     }
 
     // ---------------------------------------------------------------- heat
@@ -593,6 +655,8 @@ private:
     Array<float> mSolution;     ///< heat: the implicit solve's unknowns
     Array<double> mCg;          ///< the CG solve's scalars (a CgState)
     std::vector<Level> mLevels; ///< smoke with multigrid: levels 1.. (level 0 is the grid itself)
+    size_t mFirstSmall = 0;     ///< levels from this k on run as mSmall, in one launch
+    SmallCycle mSmall;
 };
 
 } // namespace vbm::solver

@@ -288,8 +288,10 @@ struct Residual {
     }
 };
 
-/// The 6 cross neighbours of voxel i (0: none), in cross order, at table[6 i ...]: the coarsest
-/// level's taps, resolved once, so its whole solve can run as one thread block (CoarsestJacobi).
+/// The 6 cross neighbours of voxel i (0: none), in cross order, at table[6 i ...]: a coarse
+/// level's taps, resolved once at start through the chosen resolver (they are the same for
+/// every resolver), so its sweeps run as element passes (TableJacobi, TableResidual): a small
+/// level's stencil launch would otherwise spend its time in the decode and staging latency.
 template <bool FromBox>
 struct StoreCrossNeighbours {
     uint32_t* table;
@@ -302,80 +304,191 @@ struct StoreCrossNeighbours {
     }
 };
 
-/// The coarsest level's solve of scale*(-L) x = b from x = 0, as steps with a barrier between
-/// them (Exec::steps): step 0 the first damped Jacobi sweep (tmp = omega b / (scale diag)), steps
-/// 1..sweeps more sweeps from tmp to x and back (sweeps even), the last x = tmp. The sweeps sum
-/// their neighbours in cross order, as JacobiSmooth does.
-struct CoarsestJacobi {
-    const uint32_t* neighbours; ///< StoreCrossNeighbours' table
+/// minusLaplacian from a StoreCrossNeighbours table: the same sum in the same order.
+__hostdev__ inline float tableMinusLaplacian(const uint32_t* table, uint64_t i, const float* x, float xi)
+{
+    float ax = 0.f;
+    for (int t = 0; t < CrossTapCount - 1; ++t)
+        if (const uint32_t n = table[6 * i + t]) ax += xi - x[n];
+    return ax;
+}
+
+/// JacobiSmooth's value at voxel i, its taps from a table.
+__hostdev__ inline float tableJacobi(const uint32_t* table, uint64_t i, const float* x, const float* b,
+                                     const float* diag, float scale, float omega)
+{
+    const float xi = x[i];
+    const float ax = tableMinusLaplacian(table, i, x, xi);
+    const float d = scale * diag[i];
+    return d != 0.f ? xi + omega * (b[i] - scale * ax) / d : 0.f;
+}
+
+/// JacobiSmooth on a coarse level, its taps from the level's table. An element body.
+struct TableJacobi {
+    const uint32_t* table;
+    const float* x;
     const float* b;
     const float* diag;
-    float* x;
-    float* tmp;
+    float* out;
     float scale, omega;
-    int sweeps;
-    __hostdev__ void operator()(int step, uint64_t i) const
+    __hostdev__ void operator()(uint64_t i) const { out[i] = tableJacobi(table, i, x, b, diag, scale, omega); }
+};
+
+/// Residual on a coarse level, its taps from the level's table. An element body.
+struct TableResidual {
+    const uint32_t* table;
+    const float* x;
+    const float* b;
+    float* out;
+    float scale;
+    __hostdev__ void operator()(uint64_t i) const
     {
-        const float d = scale * diag[i];
-        if (step == 0) {
-            const float first = (scale / omega) * diag[i];
-            tmp[i] = first != 0.f ? b[i] / first : 0.f;
-        } else if (step <= sweeps) {
-            const float* in = step % 2 ? tmp : x;
-            float* out = step % 2 ? x : tmp;
-            const float xi = in[i];
-            float ax = 0.f;
-            for (int t = 0; t < CrossTapCount - 1; ++t)
-                if (const uint32_t n = neighbours[6 * i + t]) ax += xi - in[n];
-            out[i] = d != 0.f ? xi + omega * (b[i] - scale * ax) / d : 0.f;
-        } else {
-            x[i] = tmp[i];
+        const float xi = x[i];
+        out[i] = b[i] - scale * tableMinusLaplacian(table, i, x, xi);
+    }
+};
+
+/// The V-cycle of the small coarse levels (each a few thousand voxels: one launch per sweep would
+/// cost more in latency than in work) as the steps of one launch (Exec::steps), each step the
+/// arithmetic of the element pass it replaces: per level on the way down the first sweep from
+/// zero, the extra sweep pairs, the residual and its restriction; on the coarsest level its
+/// sweeps, the two iterates in the executor's scratch (shared memory on CUDA: 2 n floats); on the
+/// way up the prolongation, the extra pairs and the last sweep. The input is level 0's b, the
+/// output its x.
+struct SmallCycle {
+    static constexpr int MaxLevels = 4, MaxSteps = 160;
+    enum Op : uint8_t {
+        First,
+        ToX,
+        ToTmp,
+        ToResidual,
+        RestrictDown,
+        CoarsestFirst,
+        CoarsestOdd,
+        CoarsestEven,
+        CoarsestOut,
+        ProlongUp
+    };
+    struct Level {
+        const uint32_t* table;    ///< StoreCrossNeighbours'
+        const uint32_t* children; ///< StoreChildren's, into the level above (unused for level 0)
+        const float* diag;
+        float *b, *x, *tmp, *r;
+        uint64_t n;
+        float scale;
+    };
+    Level level[MaxLevels];
+    uint8_t op[MaxSteps], at[MaxSteps]; ///< each step's operation and level
+    int steps = 0;
+    float omega, prolongationWeight;
+
+    /// Appends a step; false when full.
+    bool add(Op o, int l)
+    {
+        if (steps == MaxSteps) return false;
+        op[steps] = o, at[steps] = uint8_t(l), ++steps;
+        return true;
+    }
+
+    __hostdev__ void operator()(int step, uint64_t i, float* scratch) const
+    {
+        const Level& v = level[at[step]];
+        switch (op[step]) {
+        case First:
+        case CoarsestFirst: {
+            if (i >= v.n) return;
+            const float first = (v.scale / omega) * v.diag[i];
+            (op[step] == First ? v.tmp : scratch)[i] = first != 0.f ? v.b[i] / first : 0.f;
+            return;
+        }
+        case ToX:
+            if (i < v.n) v.x[i] = tableJacobi(v.table, i, v.tmp, v.b, v.diag, v.scale, omega);
+            return;
+        case ToTmp:
+            if (i < v.n) v.tmp[i] = tableJacobi(v.table, i, v.x, v.b, v.diag, v.scale, omega);
+            return;
+        case ToResidual:
+            if (i < v.n) v.r[i] = v.b[i] - v.scale * tableMinusLaplacian(v.table, i, v.tmp, v.tmp[i]);
+            return;
+        case RestrictDown: { // into the next level, over its voxels
+            const Level& c = level[at[step] + 1];
+            if (i >= c.n) return;
+            float s = 0.f;
+            for (int k = 0; k < 8; ++k)
+                if (const uint32_t n = c.children[8 * i + k]) s += v.r[n];
+            c.b[i] = s;
+            return;
+        }
+        case CoarsestOdd: // scratch's first half to its second
+        case CoarsestEven: {
+            if (i >= v.n) return;
+            const bool odd = op[step] == CoarsestOdd;
+            const float* in = scratch + (odd ? 0 : v.n);
+            (odd ? scratch + v.n : scratch)[i] = tableJacobi(v.table, i, in, v.b, v.diag, v.scale, omega);
+            return;
+        }
+        case CoarsestOut:
+            if (i < v.n) v.x[i] = scratch[i];
+            return;
+        case ProlongUp: { // from the next level, over its voxels
+            const Level& c = level[at[step] + 1];
+            if (i >= c.n) return;
+            const float add = prolongationWeight * c.x[i];
+            for (int k = 0; k < 8; ++k)
+                if (const uint32_t n = c.children[8 * i + k]) v.tmp[n] += add;
+            return;
+        }
         }
     }
 };
 
-/// Coarse voxel C gets the sum of its (up to 8) fine children's r, in a fixed order. A voxel
-/// body: it is given its own leaf and voxel offset.
-struct Restrict {
+/// The (up to 8) fine children of coarse voxel i, value indices at table[8 i ...] in (x, y, z)
+/// order (0: none), so restriction and prolongation are element passes. A voxel body on the
+/// coarse level, run once at start.
+struct StoreChildren {
     const IndexGrid* fine;
     const IndexGrid* coarse;
-    const float* r;
-    float* out;
+    uint32_t* table;
     __hostdev__ void operator()(uint64_t i, uint32_t leafIndex, uint16_t voxelOffset) const
     {
         const nanovdb::Coord c = leaves(coarse)[leafIndex].offsetToGlobalCoord(voxelOffset);
         auto acc = fine->getAccessor(); // the 8 children share one leaf
-        float s = 0.f;
         for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 2; ++b)
-                for (int k = 0; k < 2; ++k) {
-                    const uint64_t n = acc.getValue(nanovdb::Coord(2 * c[0] + a, 2 * c[1] + b, 2 * c[2] + k));
-                    if (n) s += r[n];
-                }
+                for (int k = 0; k < 2; ++k)
+                    table[8 * i + 4 * a + 2 * b + k] =
+                        uint32_t(acc.getValue(nanovdb::Coord(2 * c[0] + a, 2 * c[1] + b, 2 * c[2] + k)));
+    }
+};
+
+/// Coarse voxel i gets the sum of its children's r, in a fixed order. An element body on the
+/// coarse level.
+struct Restrict {
+    const uint32_t* children; ///< StoreChildren's table
+    const float* r;
+    float* out;
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        float s = 0.f;
+        for (int c = 0; c < 8; ++c)
+            if (const uint32_t n = children[8 * i + c]) s += r[n];
         out[i] = s;
     }
 };
 
-/// Coarse voxel C adds its correction to each of its (up to 8) fine children: piecewise-constant
-/// prolongation, from the coarse side so the children share one cached leaf lookup (every fine
-/// voxel has exactly one parent, so no two threads write one voxel). A voxel body on the coarse level.
+/// Coarse voxel i adds its correction to each of its children: piecewise-constant prolongation
+/// (every fine voxel has exactly one parent, so no two threads write one voxel). An element
+/// body on the coarse level.
 struct ProlongAdd {
-    const IndexGrid* fine;
-    const IndexGrid* coarse;
+    const uint32_t* children; ///< StoreChildren's table
     const float* xc;
     float* x;
     float weight; ///< over-correction: piecewise-constant transfer undershoots smooth errors
-    __hostdev__ void operator()(uint64_t i, uint32_t leafIndex, uint16_t voxelOffset) const
+    __hostdev__ void operator()(uint64_t i) const
     {
-        const nanovdb::Coord c = leaves(coarse)[leafIndex].offsetToGlobalCoord(voxelOffset);
-        auto acc = fine->getAccessor();
         const float v = weight * xc[i];
-        for (int a = 0; a < 2; ++a)
-            for (int b = 0; b < 2; ++b)
-                for (int k = 0; k < 2; ++k) {
-                    const uint64_t n = acc.getValue(nanovdb::Coord(2 * c[0] + a, 2 * c[1] + b, 2 * c[2] + k));
-                    if (n) x[n] += v;
-                }
+        for (int c = 0; c < 8; ++c)
+            if (const uint32_t n = children[8 * i + c]) x[n] += v;
     }
 };
 
