@@ -43,6 +43,8 @@ options:
                           (default) shares when it can, on insists, off always stages
   --size WxH              image size (default 640x480; the window: 1280x800)
   --screenshot FILE.png   write the last frame; %04d in the name writes every frame
+  --export FILE.nvdb      headless: after the last frame, write every field as a NanoVDB
+                          float grid named after it (the window exports from its panel)
   --slice AXIS[:POS]      also show the field on a plane: x, y or z, at index POS
                           (default: the middle of the grid), for example --slice z:64
   --overlay blocks        colour every active voxel by its VBM block instead of the field,
@@ -143,6 +145,10 @@ Options parseOptions(int argc, char** argv)
             o.screenshot = value();
             if (o.screenshot.size() < 5 || o.screenshot.substr(o.screenshot.size() - 4) != ".png")
                 throw UsageError("--screenshot FILE must end in .png, got '" + o.screenshot + "'");
+        } else if (a == "--export") {
+            o.exportPath = value();
+            if (o.exportPath.size() < 6 || o.exportPath.substr(o.exportPath.size() - 5) != ".nvdb")
+                throw UsageError("--export FILE must end in .nvdb, got '" + o.exportPath + "'");
         } else if (a == "--timings") {
             o.timings = value();
             const bool csv = o.timings.size() > 4 && o.timings.substr(o.timings.size() - 4) == ".csv";

@@ -36,6 +36,7 @@ struct Options {
     int sliceAxis = -1;                  ///< --slice AXIS[:POS]: 0, 1, 2 or -1 for none
     std::optional<double> slicePosition; ///< unset: the middle of the grid
     std::string timings;                 ///< .csv or .json
+    std::string exportPath;              ///< headless: .nvdb of every field after the last frame
     uint64_t seed = 1;
 };
 

@@ -4,6 +4,7 @@
 #include "SceneSetup.h"
 #include "Solver.h"
 #include "CudaInterop.h"
+#include "FieldExport.h"
 #include "VolumeRenderer.h"
 #include "VulkanContext.h"
 
@@ -263,6 +264,13 @@ int runHeadless(const Options& o)
     if (vulkan && vulkan->validation()) {
         std::printf("Vulkan validation errors: %d\n", vulkan->validationErrors());
         if (vulkan->validationErrors() > 0) identical = false;
+    }
+    if (!o.exportPath.empty()) {
+        std::vector<std::pair<std::string, std::vector<float>>> fields;
+        for (const std::string& name : solvers[0]->fieldNames())
+            fields.emplace_back(name, solvers[0]->field(name));
+        exportFields(o.exportPath, scene.grid, fields);
+        std::printf("export: %s (%zu float grids after %d frames)\n", o.exportPath.c_str(), fields.size(), o.frames);
     }
     if (!o.timings.empty()) {
         writeTimings(o.timings, rows, o, scene.name, backend);
