@@ -393,19 +393,15 @@ private:
 
     // ---------------------------------------------------------------- multigrid
 
-    // damped Jacobi: 0.9 measured best on the plumes (4.2M: 10 CG iterations, 11 at 0.8; 0.7 and
-    // 0.95: more); below 1, so each sweep contracts every mode and the cycle stays SPD
-    static constexpr float SmoothingWeight = 0.9f;
+    static constexpr float SmoothingWeight = 0.8f; // damped Jacobi, near 6/7 for the 7-point stencil
     // Piecewise-constant transfer undershoots smooth errors: over-correcting by 1.8 and smoothing
     // the coarse levels more (3 sweeps each way, cheap at 1/8 the size and less) cut the
     // 4.2M-voxel plume's iterations from ~34 to ~12 (the cycle stays symmetric, so CG stays CG).
     static constexpr float ProlongationWeight = 1.8f;
     static constexpr int CoarseExtraPairs = 1, FineExtraPairs = 0; // extra sweep pairs each way
     static constexpr int CoarsestSweeps =
-        80; // even; in the one small-level launch, so cheap, and a better coarse solve saves CG iterations
+        80; // even; one launch, so cheap, and a better coarse solve saves CG iterations
     static constexpr uint64_t CoarsestVoxels = 2000;
-    // levels up to this size run their whole V-cycle in one launch of one thread block (SmallCycle)
-    static constexpr uint64_t SmallLevelVoxels = 20000;
 
     struct Level {
         Array<GridChunk> gridBytes;
@@ -456,53 +452,6 @@ private:
                 k > 1 ? mLevels[k - 2].grid() : reinterpret_cast<const IndexGrid*>(mGridBytes.data());
             voxelsOn(lv.w128, lv.w512, StoreChildren{above, lv.grid(), lv.children.data()});
         }
-        if (!mLevels.empty()) buildSmallCycle();
-    }
-
-    /// The small levels' V-cycle (levels mFirstSmall.., the coarsest at least) as one launch.
-    void buildSmallCycle()
-    {
-        const size_t last = mLevels.size(); // the coarsest level's k
-        mFirstSmall = last;
-        while (mFirstSmall > 1 && mLevels[mFirstSmall - 2].n <= SmallLevelVoxels &&
-               last - mFirstSmall + 2 <= size_t(SmallCycle::MaxLevels))
-            --mFirstSmall;
-        if (2 * mLevels.back().n * sizeof(float) > 48 * 1024)
-            throw std::logic_error("the coarsest multigrid level does not fit in shared memory");
-        SmallCycle& c = mSmall;
-        c = SmallCycle{};
-        c.omega = SmoothingWeight, c.prolongationWeight = ProlongationWeight;
-        const int m = int(last - mFirstSmall + 1);
-        for (int j = 0; j < m; ++j) {
-            Level& lv = mLevels[mFirstSmall - 1 + j];
-            c.level[j] = {lv.neighbours.data(),
-                          lv.children.data(),
-                          lv.diag.data(),
-                          lv.b.data(),
-                          lv.x.data(),
-                          lv.tmp.data(),
-                          lv.r.data(),
-                          lv.n,
-                          float(1u << (2 * (mFirstSmall + j)))};
-        }
-        bool ok = true;
-        for (int j = 0; j + 1 < m; ++j) {
-            ok &= c.add(SmallCycle::First, j);
-            for (int p = 0; p < CoarseExtraPairs; ++p)
-                ok &= c.add(SmallCycle::ToX, j) && c.add(SmallCycle::ToTmp, j);
-            ok &= c.add(SmallCycle::ToResidual, j) && c.add(SmallCycle::RestrictDown, j);
-        }
-        ok &= c.add(SmallCycle::CoarsestFirst, m - 1);
-        for (int sweep = 1; sweep <= CoarsestSweeps; ++sweep)
-            ok &= c.add(sweep % 2 ? SmallCycle::CoarsestOdd : SmallCycle::CoarsestEven, m - 1);
-        ok &= c.add(SmallCycle::CoarsestOut, m - 1);
-        for (int j = m - 2; j >= 0; --j) {
-            ok &= c.add(SmallCycle::ProlongUp, j);
-            for (int p = 0; p < CoarseExtraPairs; ++p)
-                ok &= c.add(SmallCycle::ToX, j) && c.add(SmallCycle::ToTmp, j);
-            ok &= c.add(SmallCycle::ToX, j);
-        }
-        if (!ok) throw std::logic_error("the small multigrid levels need more steps than SmallCycle holds");
     }
 
     /// One V-cycle for scale_k (-L_k) x = b at level k (0 = the fine grid, operator -L), from x = 0:
@@ -515,13 +464,15 @@ private:
                 bool firstSweepDone = false)
     {
         const uint64_t n = k ? mLevels[k - 1].n : mN;
-        if (k >= mFirstSmall) { // k >= 1; x, b are the level's own arrays
-            mExec.steps(n, mSmall.steps, 2 * mLevels.back().n, mSmall);
-            return;
-        }
         const float* diag = k ? mLevels[k - 1].diag.data() : mDiag.data();
         const uint32_t* table = k ? mLevels[k - 1].neighbours.data() : nullptr;
         const float scale = float(1u << (2 * k));
+        if (k == mLevels.size()) { // k >= 1: multigrid runs only with levels
+            // all its sweeps in one launch (the level is small: per-launch latency would dominate)
+            mExec.steps(n, CoarsestSweeps + 2, 2 * n,
+                        CoarsestJacobi{table, b, diag, x, n, scale, SmoothingWeight, CoarsestSweeps});
+            return;
+        }
         const auto smooth = [&](const float* from, float* to) {
             if (k)
                 mExec.elements(n, TableJacobi{table, from, b, diag, to, scale, SmoothingWeight});
@@ -657,8 +608,6 @@ private:
     Array<float> mSolution;     ///< heat: the implicit solve's unknowns
     Array<double> mCg;          ///< the CG solve's scalars (a CgState)
     std::vector<Level> mLevels; ///< smoke with multigrid: levels 1.. (level 0 is the grid itself)
-    size_t mFirstSmall = 0;     ///< levels from this k on run as mSmall, in one launch
-    SmallCycle mSmall;
 };
 
 } // namespace vbm::solver

@@ -348,96 +348,31 @@ struct TableResidual {
     }
 };
 
-/// The V-cycle of the small coarse levels (each a few thousand voxels: one launch per sweep would
-/// cost more in latency than in work) as the steps of one launch (Exec::steps), each step the
-/// arithmetic of the element pass it replaces: per level on the way down the first sweep from
-/// zero, the extra sweep pairs, the residual and its restriction; on the coarsest level its
-/// sweeps, the two iterates in the executor's scratch (shared memory on CUDA: 2 n floats); on the
-/// way up the prolongation, the extra pairs and the last sweep. The input is level 0's b, the
-/// output its x.
-struct SmallCycle {
-    static constexpr int MaxLevels = 4, MaxSteps = 160;
-    enum Op : uint8_t {
-        First,
-        ToX,
-        ToTmp,
-        ToResidual,
-        RestrictDown,
-        CoarsestFirst,
-        CoarsestOdd,
-        CoarsestEven,
-        CoarsestOut,
-        ProlongUp
-    };
-    struct Level {
-        const uint32_t* table;    ///< StoreCrossNeighbours'
-        const uint32_t* children; ///< StoreChildren's, into the level above (unused for level 0)
-        const float* diag;
-        float *b, *x, *tmp, *r;
-        uint64_t n;
-        float scale;
-    };
-    Level level[MaxLevels];
-    uint8_t op[MaxSteps], at[MaxSteps]; ///< each step's operation and level
-    int steps = 0;
-    float omega, prolongationWeight;
-
-    /// Appends a step; false when full.
-    bool add(Op o, int l)
-    {
-        if (steps == MaxSteps) return false;
-        op[steps] = o, at[steps] = uint8_t(l), ++steps;
-        return true;
-    }
-
+/// The coarsest level's solve of scale*(-L) x = b from x = 0, as steps with a barrier between
+/// them (Exec::steps): step 0 the first damped Jacobi sweep (omega b / (scale diag)), steps
+/// 1..sweeps more sweeps (sweeps even), the last writes x. The two iterates live in the
+/// executor's scratch (shared memory on CUDA: 2 n floats), so a sweep reads no global memory
+/// written in the same launch. Sums in cross order, as JacobiSmooth does.
+struct CoarsestJacobi {
+    const uint32_t* neighbours; ///< StoreCrossNeighbours' table
+    const float* b;
+    const float* diag;
+    float* x;
+    uint64_t n;
+    float scale, omega;
+    int sweeps;
     __hostdev__ void operator()(int step, uint64_t i, float* scratch) const
     {
-        const Level& v = level[at[step]];
-        switch (op[step]) {
-        case First:
-        case CoarsestFirst: {
-            if (i >= v.n) return;
-            const float first = (v.scale / omega) * v.diag[i];
-            (op[step] == First ? v.tmp : scratch)[i] = first != 0.f ? v.b[i] / first : 0.f;
-            return;
-        }
-        case ToX:
-            if (i < v.n) v.x[i] = tableJacobi(v.table, i, v.tmp, v.b, v.diag, v.scale, omega);
-            return;
-        case ToTmp:
-            if (i < v.n) v.tmp[i] = tableJacobi(v.table, i, v.x, v.b, v.diag, v.scale, omega);
-            return;
-        case ToResidual:
-            if (i < v.n) v.r[i] = v.b[i] - v.scale * tableMinusLaplacian(v.table, i, v.tmp, v.tmp[i]);
-            return;
-        case RestrictDown: { // into the next level, over its voxels
-            const Level& c = level[at[step] + 1];
-            if (i >= c.n) return;
-            float s = 0.f;
-            for (int k = 0; k < 8; ++k)
-                if (const uint32_t n = c.children[8 * i + k]) s += v.r[n];
-            c.b[i] = s;
-            return;
-        }
-        case CoarsestOdd: // scratch's first half to its second
-        case CoarsestEven: {
-            if (i >= v.n) return;
-            const bool odd = op[step] == CoarsestOdd;
-            const float* in = scratch + (odd ? 0 : v.n);
-            (odd ? scratch + v.n : scratch)[i] = tableJacobi(v.table, i, in, v.b, v.diag, v.scale, omega);
-            return;
-        }
-        case CoarsestOut:
-            if (i < v.n) v.x[i] = scratch[i];
-            return;
-        case ProlongUp: { // from the next level, over its voxels
-            const Level& c = level[at[step] + 1];
-            if (i >= c.n) return;
-            const float add = prolongationWeight * c.x[i];
-            for (int k = 0; k < 8; ++k)
-                if (const uint32_t n = c.children[8 * i + k]) v.tmp[n] += add;
-            return;
-        }
+        float* even = scratch; // step 0's output, and every even step's
+        float* odd = scratch + n;
+        if (step == 0) {
+            const float first = (scale / omega) * diag[i];
+            even[i] = first != 0.f ? b[i] / first : 0.f;
+        } else if (step <= sweeps) {
+            const float* in = step % 2 ? even : odd;
+            (step % 2 ? odd : even)[i] = tableJacobi(neighbours, i, in, b, diag, scale, omega);
+        } else {
+            x[i] = even[i];
         }
     }
 };
