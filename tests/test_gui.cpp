@@ -3,13 +3,13 @@
 // screenshot, exports the fields and quits. Checked: exit code 0, no validation errors, the
 // screenshot shows the panel and the volume, the export reads back (NanoVDB and vbm-check) with
 // the solver's values, and the timing table has a row per resolver used.
+#include "PngImage.h"
 #include "RunCommand.h"
 
 #include "Scene.h"
 #include "Solver.h"
 
 #include <nanovdb/io/IO.h>
-#include <png.h>
 
 #include <gtest/gtest.h>
 
@@ -21,35 +21,6 @@
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Image {
-    uint32_t width = 0, height = 0;
-    std::vector<uint8_t> rgba;
-    const uint8_t* at(uint32_t x, uint32_t y) const { return &rgba[(size_t(y) * width + x) * 4]; }
-    /// Fraction of the pixels in a rectangle (fractions of the image) that satisfy `test`.
-    template <typename F>
-    double fraction(double x0, double y0, double x1, double y1, F test) const
-    {
-        int n = 0, hit = 0;
-        for (uint32_t y = uint32_t(y0 * height); y < uint32_t(y1 * height); ++y)
-            for (uint32_t x = uint32_t(x0 * width); x < uint32_t(x1 * width); ++x, ++n)
-                hit += test(at(x, y)) ? 1 : 0;
-        return n ? double(hit) / n : 0;
-    }
-};
-
-Image readPng(const fs::path& path)
-{
-    png_image image{};
-    image.version = PNG_IMAGE_VERSION;
-    Image out;
-    if (!png_image_begin_read_from_file(&image, path.c_str())) return out;
-    image.format = PNG_FORMAT_RGBA;
-    out.width = image.width, out.height = image.height;
-    out.rgba.resize(PNG_IMAGE_SIZE(image));
-    if (!png_image_finish_read(&image, nullptr, out.rgba.data(), 0, nullptr)) out = Image{};
-    return out;
-}
 
 void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 

@@ -1,9 +1,8 @@
 // The offscreen render from a headless run, on whatever Vulkan device is there (Mesa's lavapipe
 // on CI), with the validation layer on: a screenshot that is not blank and shows the volume
 // where the scene puts it, a timings file with the render phase, and no validation errors.
+#include "PngImage.h"
 #include "RunCommand.h"
-
-#include <png.h>
 
 #include <gtest/gtest.h>
 
@@ -16,48 +15,6 @@
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Image {
-    uint32_t width = 0, height = 0;
-    std::vector<uint8_t> rgba;
-    double luminance(uint32_t x, uint32_t y) const
-    {
-        const uint8_t* p = &rgba[(size_t(y) * width + x) * 4];
-        return 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
-    }
-    /// Mean luminance over a rectangle given in fractions of the image.
-    double mean(double x0, double y0, double x1, double y1) const
-    {
-        double s = 0;
-        int n = 0;
-        for (uint32_t y = uint32_t(y0 * height); y < uint32_t(y1 * height); ++y)
-            for (uint32_t x = uint32_t(x0 * width); x < uint32_t(x1 * width); ++x)
-                s += luminance(x, y), ++n;
-        return n ? s / n : 0;
-    }
-    /// Brightest luminance over a rectangle given in fractions of the image.
-    double brightest(double x0, double y0, double x1, double y1) const
-    {
-        double m = 0;
-        for (uint32_t y = uint32_t(y0 * height); y < uint32_t(y1 * height); ++y)
-            for (uint32_t x = uint32_t(x0 * width); x < uint32_t(x1 * width); ++x)
-                m = std::max(m, luminance(x, y));
-        return m;
-    }
-};
-
-Image readPng(const fs::path& path)
-{
-    png_image image{};
-    image.version = PNG_IMAGE_VERSION;
-    Image out;
-    if (!png_image_begin_read_from_file(&image, path.c_str())) return out;
-    image.format = PNG_FORMAT_RGBA;
-    out.width = image.width, out.height = image.height;
-    out.rgba.resize(PNG_IMAGE_SIZE(image));
-    if (!png_image_finish_read(&image, nullptr, out.rgba.data(), 0, nullptr)) out = Image{};
-    return out;
-}
 
 fs::path temp(const std::string& name)
 {
