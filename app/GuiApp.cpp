@@ -102,7 +102,7 @@ void load(Simulation& sim, const GuiState& s, render::VulkanContext& vk, uint32_
     sim.renderer = std::make_unique<render::VolumeRenderer>(vk, sim.scene.grid, sim.solver->field(sim.field).size(),
                                                             width, height, whyNot.empty());
     sim.pathLine = "field path: " + sim.renderer->pathDescription();
-    sim.renderer->setField(sim.solver->fieldData(sim.field), fieldMemory(s.backend));
+    sim.renderer->setField(sim.solver->fieldData(sim.field), fieldMemory(s.backend), sim.solver->cudaStream());
     sim.steps = 0;
 }
 
@@ -363,7 +363,8 @@ int runGui(const Options& o)
         history.add(sim.solver->choice(), step,
                     sim.renderer->lastRenderGpuMs().value_or(lastRecordMs + msSince(waitStart)));
         if (step) {
-            sim.renderer->setField(sim.solver->fieldData(sim.field), fieldMemory(s.backend));
+            sim.renderer->setField(sim.solver->fieldData(sim.field), fieldMemory(s.backend),
+                                   sim.solver->cudaStream());
             panel.hostBytesLastField = sim.renderer->takeFieldBytesCopied();
         }
 

@@ -200,7 +200,8 @@ int runHeadless(const Options& o)
             const bool shot = !o.screenshot.empty() &&
                               (frame + 1 == o.frames || o.screenshot.find("%04d") != std::string::npos);
             renderer->setField(solvers[0]->fieldData(renderField),
-                               backend == Backend::Cuda ? render::FieldMemory::CudaDevice : render::FieldMemory::Host);
+                               backend == Backend::Cuda ? render::FieldMemory::CudaDevice : render::FieldMemory::Host,
+                               solvers[0]->cudaStream());
             renderer->render(camera, look, shot);
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             rows.push_back({frame, configs[0].name, "render", ms, -1, 0});

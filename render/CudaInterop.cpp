@@ -41,9 +41,11 @@ std::optional<DeviceUuid> cudaDeviceUuid()
     return uuid;
 }
 
-void cudaCopyToHost(void* dst, const void* deviceSrc, uint64_t bytes)
+void cudaCopyToHost(void* dst, const void* deviceSrc, uint64_t bytes, void* stream)
 {
-    cuda::checkCuda(cudaMemcpy(dst, deviceSrc, bytes, cudaMemcpyDeviceToHost), "copy of the field to the host");
+    auto s = static_cast<cudaStream_t>(stream);
+    cuda::checkCuda(cudaMemcpyAsync(dst, deviceSrc, bytes, cudaMemcpyDeviceToHost, s), "copy of the field to the host");
+    cuda::checkCuda(cudaStreamSynchronize(s), "copy of the field to the host");
 }
 
 CudaSharedField::CudaSharedField(int memoryFd, uint64_t allocationSize, int semaphoreFd)
@@ -74,23 +76,19 @@ CudaSharedField::CudaSharedField(int memoryFd, uint64_t allocationSize, int sema
         cuda::checkCuda(cudaGetLastError(), "cudaImportExternalSemaphore (the Vulkan timeline semaphore)");
     }
     mSemaphore = extSem;
-    cudaStream_t stream = nullptr;
-    cuda::checkCuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate (interop)");
-    mStream = stream;
 }
 
 CudaSharedField::~CudaSharedField()
 {
-    if (mStream) cudaStreamSynchronize(static_cast<cudaStream_t>(mStream));
-    if (mStream) cudaStreamDestroy(static_cast<cudaStream_t>(mStream));
+    cudaDeviceSynchronize(); // nothing queued may still use the memory or the semaphore
     if (mSemaphore) cudaDestroyExternalSemaphore(static_cast<cudaExternalSemaphore_t>(mSemaphore));
     if (mDevicePtr) cudaFree(mDevicePtr);
     if (mMemory) cudaDestroyExternalMemory(static_cast<cudaExternalMemory_t>(mMemory));
 }
 
-void CudaSharedField::copyFrom(const void* src, uint64_t bytes, uint64_t readDone, uint64_t ready)
+void CudaSharedField::copyFrom(const void* src, uint64_t bytes, uint64_t readDone, uint64_t ready, void* onStream)
 {
-    auto stream = static_cast<cudaStream_t>(mStream);
+    auto stream = static_cast<cudaStream_t>(onStream);
     auto sem = static_cast<cudaExternalSemaphore_t>(mSemaphore);
     cudaExternalSemaphoreWaitParams wait{};
     wait.params.fence.value = readDone;
@@ -102,14 +100,13 @@ void CudaSharedField::copyFrom(const void* src, uint64_t bytes, uint64_t readDon
     signal.params.fence.value = ready;
     cuda::checkCuda(cudaSignalExternalSemaphoresAsync(&sem, &signal, 1, stream),
                     "cudaSignalExternalSemaphoresAsync (field ready for Vulkan)");
-    cuda::checkCuda(cudaStreamSynchronize(stream), "the copy of the field into the shared buffer");
 }
 
 #else
 
 std::optional<DeviceUuid> cudaDeviceUuid() { return std::nullopt; }
 
-void cudaCopyToHost(void*, const void*, uint64_t)
+void cudaCopyToHost(void*, const void*, uint64_t, void*)
 {
     throw std::runtime_error("this build has no CUDA: the field is not in device memory");
 }
@@ -119,7 +116,7 @@ CudaSharedField::CudaSharedField(int, uint64_t, int)
     throw std::runtime_error("this build has no CUDA: the shared CUDA-Vulkan path is unavailable");
 }
 CudaSharedField::~CudaSharedField() = default;
-void CudaSharedField::copyFrom(const void*, uint64_t, uint64_t, uint64_t) {}
+void CudaSharedField::copyFrom(const void*, uint64_t, uint64_t, uint64_t, void*) {}
 
 #endif
 

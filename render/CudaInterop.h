@@ -19,8 +19,9 @@ std::optional<DeviceUuid> cudaDeviceUuid();
 /// device is the CUDA device by UUID, and it can export memory and timeline semaphores), else why not.
 std::string sharedPathWhyNot(const VulkanContext& vk, bool solverOnCuda);
 
-/// Copies device memory to host memory (the staging path when the solver runs on CUDA).
-void cudaCopyToHost(void* dst, const void* deviceSrc, uint64_t bytes);
+/// Copies device memory to host memory on `stream` (a cudaStream_t) and waits for it: the
+/// staging path when the solver runs on CUDA.
+void cudaCopyToHost(void* dst, const void* deviceSrc, uint64_t bytes, void* stream);
 
 /// A Vulkan buffer's memory and a timeline semaphore, imported into CUDA; takes ownership of
 /// both file descriptors.
@@ -31,15 +32,15 @@ public:
     CudaSharedField(const CudaSharedField&) = delete;
     CudaSharedField& operator=(const CudaSharedField&) = delete;
 
-    /// On the GPU: waits until the semaphore reaches `readDone` (Vulkan finished reading the last
-    /// field), copies `bytes` from device memory `src` into the shared buffer and signals `ready`.
-    /// Returns once the copy is done, so the solver may overwrite `src` afterwards.
-    void copyFrom(const void* src, uint64_t bytes, uint64_t readDone, uint64_t ready);
+    /// Queues on `stream` (a cudaStream_t, the solver's): wait until the semaphore reaches
+    /// `readDone` (Vulkan finished reading the last field), copy `bytes` from device memory `src`
+    /// into the shared buffer, signal `ready`. No host wait: the solver's next step, queued on
+    /// the same stream, runs after the copy.
+    void copyFrom(const void* src, uint64_t bytes, uint64_t readDone, uint64_t ready, void* stream);
 
 private:
     void* mMemory = nullptr;   // cudaExternalMemory_t
     void* mSemaphore = nullptr; // cudaExternalSemaphore_t
-    void* mStream = nullptr;    // cudaStream_t
     void* mDevicePtr = nullptr;
 };
 

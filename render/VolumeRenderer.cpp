@@ -169,12 +169,12 @@ void VolumeRenderer::resize(uint32_t width, uint32_t height)
     vkUpdateDescriptorSets(mVk.device(), 3, writes, 0, nullptr);
 }
 
-void VolumeRenderer::setField(const float* data, FieldMemory where)
+void VolumeRenderer::setField(const float* data, FieldMemory where, void* cudaStream)
 {
     const uint64_t bytes = mValueCount * sizeof(float);
     if (mShared && where == FieldMemory::CudaDevice) {
         const uint64_t ready = ++mTimelineValue;
-        mShared->copyFrom(data, bytes, mReadDone, ready);
+        mShared->copyFrom(data, bytes, mReadDone, ready, cudaStream);
         mFieldReady = ready;
         return;
     }
@@ -182,7 +182,7 @@ void VolumeRenderer::setField(const float* data, FieldMemory where)
         // a host field on the shared path (not used by the app): an ordinary upload
         mVk.upload(mField, data, bytes);
     } else if (where == FieldMemory::CudaDevice) {
-        cudaCopyToHost(mField.mapped, data, bytes);
+        cudaCopyToHost(mField.mapped, data, bytes, cudaStream);
     } else {
         std::memcpy(mField.mapped, data, bytes);
     }

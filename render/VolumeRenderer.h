@@ -72,8 +72,9 @@ public:
     /// Brings a field (one float per value index) to the renderer. Host memory: copied into the
     /// staging buffer. CUDA device memory: on the shared path a device-to-device copy by CUDA
     /// into the buffer Vulkan reads, ordered by the timeline semaphore; on the staging path a
-    /// device-to-host copy.
-    void setField(const float* data, FieldMemory where);
+    /// device-to-host copy. `cudaStream` (a cudaStream_t): where CUDA device memory is copied from,
+    /// the stream that wrote it (the solver's), so the copy is ordered after its writes.
+    void setField(const float* data, FieldMemory where, void* cudaStream = nullptr);
     /// Changes the image size (waits for the GPU; the image buffer is recreated).
     void resize(uint32_t width, uint32_t height);
     /// Records the ray march into `cmd`; it writes imageBuffer() and leaves it ready for a

@@ -378,6 +378,8 @@ public:
         return ms;
     }
     void synchronize() { cuda::checkCuda(cudaStreamSynchronize(mStream), "the solver's stream"); }
+    /// The stream all solver work runs on (others order their reads of the fields after it).
+    cudaStream_t stream() const { return mStream; }
 
 private:
     static constexpr int PinnedDoubles = 64;

@@ -23,6 +23,7 @@ public:
     virtual MemoryReport memory() const = 0;
     virtual std::vector<float> field(const std::string& name) const = 0;
     virtual const float* fieldData(const std::string& name) const = 0;
+    virtual void* cudaStream() const = 0;
     virtual std::vector<std::string> fieldNames() const = 0;
     virtual uint64_t activeVoxels() const = 0;
     virtual uint64_t blockCount() const = 0;
@@ -53,6 +54,9 @@ public:
     /// copy into the renderer's shared buffer), host memory on the CPU. Valid until the next step;
     /// the step has finished on the GPU when step() returns.
     const float* fieldData(const std::string& name) const { return mImpl->fieldData(name); }
+    /// The CUDA stream (a cudaStream_t) the solver's work runs on, null on the CPU: work queued
+    /// on it after a step (the renderer's copy of a field) is ordered before the next step.
+    void* cudaStream() const { return mImpl->cudaStream(); }
     std::vector<std::string> fieldNames() const { return mImpl->fieldNames(); }
     uint64_t activeVoxels() const { return mImpl->activeVoxels(); }
     uint64_t blockCount() const { return mImpl->blockCount(); }

@@ -17,6 +17,7 @@ public:
     MemoryReport memory() const override { return mCore.memory(); }
     std::vector<float> field(const std::string& name) const override { return mCore.field(name); }
     const float* fieldData(const std::string& name) const override { return mCore.fieldData(name); }
+    void* cudaStream() const override { return mCore.cudaStream(); }
     std::vector<std::string> fieldNames() const override { return mCore.fieldNames(); }
     uint64_t activeVoxels() const override { return mCore.activeVoxels(); }
     uint64_t blockCount() const override { return mCore.blockCount(); }

@@ -154,6 +154,14 @@ public:
     /// The field's own storage (device memory on CUDA, host memory on the CPU), one float per
     /// value index; valid until the next step, which may swap arrays.
     const float* fieldData(const std::string& name) const { return fieldArray(name).data(); }
+    /// The CUDA stream the solver runs on (cudaStream_t), null on the CPU.
+    void* cudaStream() const
+    {
+        if constexpr (Exec::OnDevice)
+            return mExec.stream();
+        else
+            return nullptr;
+    }
     const Array<float>& fieldArray(const std::string& name) const
     {
         const Array<float>* a = name == "temperature" ? &mT
