@@ -99,8 +99,7 @@ void load(Simulation& sim, const GuiState& s, render::VulkanContext& vk, uint32_
     sim.solver = std::make_unique<Solver>(sim.scene, s.backend, s.choice);
     sim.field = renderFieldName(sim.scene.kind);
     const std::string whyNot = render::sharedPathWhyNot(vk, s.backend == Backend::Cuda);
-    sim.renderer = std::make_unique<render::VolumeRenderer>(vk, sim.scene.grid, sim.solver->field(sim.field).size(),
-                                                            width, height, whyNot.empty());
+    sim.renderer = std::make_unique<render::VolumeRenderer>(vk, sim.scene.grid, width, height, whyNot.empty());
     sim.pathLine = "field path: " + sim.renderer->pathDescription();
     sim.renderer->setField(sim.solver->fieldData(sim.field), fieldMemory(s.backend), sim.solver->cudaStream());
     sim.steps = 0;

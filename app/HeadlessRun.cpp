@@ -121,7 +121,8 @@ int runHeadless(const Options& o)
     const Solver& first = *solvers.front();
     const MemoryReport mem = first.memory();
 
-    // The renderer: the first configuration's density (smoke) or temperature (heat), staged through the host.
+    // The renderer: the first configuration's density (smoke) or temperature (heat), through shared
+    // CUDA-Vulkan memory where it can, else staged through the host.
     std::unique_ptr<render::VulkanContext> vulkan;
     std::unique_ptr<render::VolumeRenderer> renderer;
     render::RenderSettings look;
@@ -137,8 +138,8 @@ int runHeadless(const Options& o)
                                                     : render::sharedPathWhyNot(*vulkan, backend == Backend::Cuda);
             if (o.interop == "on" && !whyNot.empty())
                 throw UsageError("--interop on: the shared CUDA-Vulkan path is not possible here: " + whyNot);
-            renderer = std::make_unique<render::VolumeRenderer>(*vulkan, scene.grid, first.field(renderField).size(),
-                                                                o.width, o.height, whyNot.empty());
+            renderer =
+                std::make_unique<render::VolumeRenderer>(*vulkan, scene.grid, o.width, o.height, whyNot.empty());
             interopLine = renderer->pathDescription() + (whyNot.empty() ? "" : "; shared path not taken: " + whyNot);
             camera = render::OrbitCamera::framing(renderer->boxMin(), renderer->boxMax());
             look = defaultLook(scene, first);

@@ -106,19 +106,13 @@ void Presenter::ensureVolumeImage(uint32_t width, uint32_t height)
     checkVk(vkCreateImage(mVk.device(), &ici, nullptr, &mVolume), "vkCreateImage (volume in the window)");
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(mVk.device(), mVolume, &req);
-    VkPhysicalDeviceMemoryProperties mem;
-    vkGetPhysicalDeviceMemoryProperties(mVk.physicalDevice(), &mem);
-    int type = -1;
-    for (uint32_t i = 0; i < mem.memoryTypeCount; ++i) {
-        if (!(req.memoryTypeBits & (1u << i))) continue;
-        const bool local = mem.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-        if (type < 0 || local) type = int(i);
-        if (local) break;
-    }
-    if (type < 0) throw VulkanError("no memory type fits the window's volume image");
+    // device-local where the device has it, else any type the image accepts
+    uint32_t type = mVk.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (type == UINT32_MAX) type = mVk.memoryType(req.memoryTypeBits, 0);
+    if (type == UINT32_MAX) throw VulkanError("no memory type fits the window's volume image");
     VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     mai.allocationSize = req.size;
-    mai.memoryTypeIndex = uint32_t(type);
+    mai.memoryTypeIndex = type;
     checkVk(vkAllocateMemory(mVk.device(), &mai, nullptr, &mVolumeMemory), "vkAllocateMemory (volume image)");
     checkVk(vkBindImageMemory(mVk.device(), mVolume, mVolumeMemory, 0), "vkBindImageMemory (volume image)");
     mVolumeWidth = width, mVolumeHeight = height;

@@ -29,11 +29,12 @@ OrbitCamera OrbitCamera::framing(const float lo[3], const float hi[3])
 }
 
 VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nanovdb::HostBuffer>& grid,
-                               uint64_t valueCount, uint32_t width, uint32_t height, bool cudaInterop)
-    : mVk(vk), mWidth(width), mHeight(height), mValueCount(valueCount)
+                               uint32_t width, uint32_t height, bool cudaInterop)
+    : mVk(vk), mWidth(width), mHeight(height)
 {
     const auto* g = grid.grid<nanovdb::ValueOnIndex>();
     if (!g) throw VulkanError("the renderer needs an OnIndex grid");
+    mValueCount = g->valueCount();
     const auto bbox = g->indexBBox();
     for (int a = 0; a < 3; ++a)
         mBoxMin[a] = float(bbox.min()[a]), mBoxMax[a] = float(bbox.max()[a] + 1);
@@ -42,7 +43,7 @@ VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nano
     // The grid never changes: one upload into device memory at start.
     mGrid = vk.createDeviceBuffer((grid.gridSize() + 3) & ~VkDeviceSize(3), storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     vk.upload(mGrid, grid.data(), grid.gridSize());
-    const VkDeviceSize fieldBytes = std::max<uint64_t>(valueCount, 1) * sizeof(float);
+    const VkDeviceSize fieldBytes = std::max<uint64_t>(mValueCount, 1) * sizeof(float);
     if (cudaInterop) {
         mField = vk.createDeviceBuffer(fieldBytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
         mTimeline = vk.createTimelineSemaphore(true);

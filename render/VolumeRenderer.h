@@ -58,9 +58,10 @@ class CudaSharedField;
 class VolumeRenderer {
 public:
     /// cudaInterop: keep the field in Vulkan memory exported to CUDA (the caller checked that the
-    /// Vulkan device is the CUDA device and can export); otherwise the staging path.
-    VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nanovdb::HostBuffer>& grid, uint64_t valueCount,
-                   uint32_t width, uint32_t height, bool cudaInterop = false);
+    /// Vulkan device is the CUDA device and can export); otherwise the staging path. The field
+    /// holds one float per value index of `grid` (its valueCount, the background included).
+    VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nanovdb::HostBuffer>& grid, uint32_t width,
+                   uint32_t height, bool cudaInterop = false);
     ~VolumeRenderer();
     VolumeRenderer(const VolumeRenderer&) = delete;
     VolumeRenderer& operator=(const VolumeRenderer&) = delete;

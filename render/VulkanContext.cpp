@@ -236,11 +236,7 @@ Buffer VulkanContext::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, 
     checkVk(vkCreateBuffer(mDevice, &bci, nullptr, &b.buffer), "vkCreateBuffer");
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(mDevice, b.buffer, &req);
-    VkPhysicalDeviceMemoryProperties mem;
-    vkGetPhysicalDeviceMemoryProperties(mPhysical, &mem);
-    uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < mem.memoryTypeCount && type == UINT32_MAX; ++i)
-        if ((req.memoryTypeBits & (1u << i)) && (mem.memoryTypes[i].propertyFlags & want) == want) type = i;
+    const uint32_t type = memoryType(req.memoryTypeBits, want);
     if (type == UINT32_MAX) {
         vkDestroyBuffer(mDevice, b.buffer, nullptr);
         throw VulkanError("no suitable Vulkan memory type for a " + std::to_string(size) + "-byte buffer");
@@ -262,6 +258,15 @@ Buffer VulkanContext::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, 
     if (want & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
         checkVk(vkMapMemory(mDevice, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
     return b;
+}
+
+uint32_t VulkanContext::memoryType(uint32_t typeBits, VkMemoryPropertyFlags want) const
+{
+    VkPhysicalDeviceMemoryProperties mem;
+    vkGetPhysicalDeviceMemoryProperties(mPhysical, &mem);
+    for (uint32_t i = 0; i < mem.memoryTypeCount; ++i)
+        if ((typeBits & (1u << i)) && (mem.memoryTypes[i].propertyFlags & want) == want) return i;
+    return UINT32_MAX;
 }
 
 Buffer VulkanContext::createHostBuffer(VkDeviceSize size, VkBufferUsageFlags usage)

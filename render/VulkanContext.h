@@ -74,6 +74,8 @@ public:
     bool canExportToCuda() const { return mExportWhyNot.empty(); }
     const std::string& exportWhyNot() const { return mExportWhyNot; }
 
+    /// The first memory type among `typeBits` with all of `want`, or UINT32_MAX if none.
+    uint32_t memoryType(uint32_t typeBits, VkMemoryPropertyFlags want) const;
     Buffer createHostBuffer(VkDeviceSize size, VkBufferUsageFlags usage);
     /// Device-local memory (host-visible too where the device has nothing else, as on lavapipe).
     Buffer createDeviceBuffer(VkDeviceSize size, VkBufferUsageFlags usage, bool exportable = false);
