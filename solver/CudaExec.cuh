@@ -49,8 +49,24 @@ __device__ void forThisSlot(const VbmView& v, F&& f)
     }
 }
 
+/// Programmatic dependent launch (sm_90): a kernel may be launched while the one before it in
+/// the stream is still finishing; it waits here, before reading anything, until that one has
+/// finished and its writes are visible, then lets the next one launch in turn. So the launch
+/// latency between dependent kernels overlaps the tail of the last one. A no-op without PDL.
+__device__ inline void waitForPreviousKernel()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+    cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
 /// skip: a flag in device memory; while it is non-zero the launch does nothing (null: always runs).
-__device__ inline bool skipped(const double* skip) { return skip && *skip != 0.0; }
+__device__ inline bool skipped(const double* skip)
+{
+    waitForPreviousKernel();
+    return skip && *skip != 0.0;
+}
 
 template <int L, Resolver R, typename Body>
 __global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body body, const double* skip)
@@ -169,6 +185,7 @@ __global__ void __launch_bounds__(StepsThreads) solverStepsKernel(uint64_t n, in
 template <typename Body>
 __global__ void solverSingleKernel(Body body)
 {
+    waitForPreviousKernel();
     body();
 }
 
@@ -176,6 +193,7 @@ __global__ void solverSingleKernel(Body body)
 __global__ void __launch_bounds__(ReduceThreads)
     solverMaxAbsKernel(const float* a, const float* b, const float* c, uint64_t n, double* partial)
 {
+    waitForPreviousKernel();
     double s = 0.0;
     for (uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
         s = fmax(s, fmax(fabs(double(a[i])), fmax(fabs(double(b[i])), fabs(double(c[i])))));
@@ -194,6 +212,15 @@ public:
     static constexpr bool OnDevice = true;
     template <typename T>
     using Array = cuda::DeviceArray<T>;
+
+    /// Programmatic dependent launch needs compute capability 9.0.
+    static bool dependentLaunchAvailable()
+    {
+        int device = 0, major = 0;
+        if (cudaGetDevice(&device) != cudaSuccess) return false;
+        if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) return false;
+        return major >= 9;
+    }
 
     CudaExec() : mPartial(ReduceBlocks), mHostPartial(ReduceBlocks)
     {
@@ -250,8 +277,8 @@ public:
     void stencil(const VbmView& v, const Body& body)
     {
         if (v.blockCount == 0) return;
-        solverStencilKernel<L, R, Body><<<unsigned(v.blockCount), 1u << L, 0, mStream>>>(v, body, mSkip);
-        cuda::checkCuda(cudaGetLastError(), "solver stencil kernel launch");
+        launch(solverStencilKernel<L, R, Body>, unsigned(v.blockCount), 1u << L, 0, "solver stencil kernel", v, body,
+               mSkip);
     }
     /// finish(sum over voxels of body(i, taps)), the sum in a fixed order independent of the
     /// resolver and the block width.
@@ -261,9 +288,8 @@ public:
         if (v.blockCount == 0) return;
         const uint64_t groups = (v.valueCount - v.firstOffset + SumGroup - 1) / SumGroup;
         reserve(groups * SumGroup);
-        solverStencilSumKernel<L, R, Body>
-            <<<unsigned(v.blockCount), 1u << L, 0, mStream>>>(v, body, mSkip, mPartial.data(), groups);
-        cuda::checkCuda(cudaGetLastError(), "solver stencil kernel launch");
+        launch(solverStencilSumKernel<L, R, Body>, unsigned(v.blockCount), 1u << L, 0, "solver stencil kernel", v, body,
+               mSkip, mPartial.data(), groups);
         finishSum(groups, finish);
     }
 
@@ -271,23 +297,22 @@ public:
     void voxels(const VbmView& v, const Body& body)
     {
         if (v.blockCount == 0) return;
-        solverVoxelKernel<L, Body><<<unsigned(v.blockCount), 1u << L, 0, mStream>>>(v, body, mSkip);
-        cuda::checkCuda(cudaGetLastError(), "solver voxel kernel launch");
+        launch(solverVoxelKernel<L, Body>, unsigned(v.blockCount), 1u << L, 0, "solver voxel kernel", v, body, mSkip);
     }
 
     template <typename Body>
     void elements(uint64_t n, const Body& body)
     {
         const uint64_t blocks = std::min<uint64_t>((n + 255) / 256, 132 * 16);
-        solverElementKernel<Body><<<unsigned(std::max<uint64_t>(1, blocks)), 256, 0, mStream>>>(n, body, mSkip);
-        cuda::checkCuda(cudaGetLastError(), "solver element kernel launch");
+        launch(solverElementKernel<Body>, unsigned(std::max<uint64_t>(1, blocks)), 256, 0, "solver element kernel", n,
+               body, mSkip);
     }
     /// finish(sum over [1, n) of body(i)), in a fixed order.
     template <typename Body, typename Finish>
     void elementsSum(uint64_t n, const Body& body, const Finish& finish)
     {
-        solverElementSumKernel<Body><<<ReduceBlocks, ReduceThreads, 0, mStream>>>(n, body, mSkip, mPartial.data());
-        cuda::checkCuda(cudaGetLastError(), "solver reduction launch");
+        launch(solverElementSumKernel<Body>, ReduceBlocks, ReduceThreads, 0, "solver reduction", n, body, mSkip,
+               mPartial.data());
         finishSum(ReduceBlocks, finish);
     }
     /// body(step, i, scratch) for every step in [0, count), all i in [1, n) finished before the
@@ -295,15 +320,14 @@ public:
     template <typename Body>
     void steps(uint64_t n, int count, uint64_t scratchFloats, const Body& body)
     {
-        solverStepsKernel<Body><<<1, StepsThreads, scratchFloats * sizeof(float), mStream>>>(n, count, body, mSkip);
-        cuda::checkCuda(cudaGetLastError(), "solver kernel launch");
+        launch(solverStepsKernel<Body>, 1, StepsThreads, scratchFloats * sizeof(float), "solver steps kernel", n, count,
+               body, mSkip);
     }
     /// body() once, in stream order (sets device scalars without a host copy).
     template <typename Body>
     void single(const Body& body)
     {
-        solverSingleKernel<<<1, 1, 0, mStream>>>(body);
-        cuda::checkCuda(cudaGetLastError(), "solver kernel launch");
+        launch(solverSingleKernel<Body>, 1, 1, 0, "solver kernel", body);
     }
 
     /// Runs record()'s launches; the first time for a key they are captured into a CUDA graph,
@@ -336,8 +360,7 @@ public:
 
     double maxAbs(const float* a, const float* b, const float* c, uint64_t n)
     {
-        solverMaxAbsKernel<<<ReduceBlocks, ReduceThreads, 0, mStream>>>(a, b, c, n, mPartial.data());
-        cuda::checkCuda(cudaGetLastError(), "solver reduction launch");
+        launch(solverMaxAbsKernel, ReduceBlocks, ReduceThreads, 0, "solver reduction", a, b, c, n, mPartial.data());
         cuda::checkCuda(cudaMemcpyAsync(mHostPartial.data(), mPartial.data(), ReduceBlocks * sizeof(double),
                                         cudaMemcpyDeviceToHost, mStream),
                         "reduction copy");
@@ -385,11 +408,30 @@ private:
     static constexpr int PinnedDoubles = 64;
     static constexpr size_t MaxGraphs = 16;
 
+    /// Launches kernel on the solver's stream, as a programmatic dependent launch where the
+    /// device has it (each kernel starts with waitForPreviousKernel).
+    template <typename... Params, typename... Args>
+    void launch(void (*kernel)(Params...), unsigned blocks, unsigned threads, size_t sharedBytes, const char* what,
+                Args&&... args)
+    {
+        cudaLaunchConfig_t config{};
+        config.gridDim = dim3(blocks);
+        config.blockDim = dim3(threads);
+        config.dynamicSmemBytes = sharedBytes;
+        config.stream = mStream;
+        cudaLaunchAttribute attribute[1];
+        attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attribute[0].val.programmaticStreamSerializationAllowed = 1;
+        config.attrs = attribute;
+        config.numAttrs = mDependentLaunch ? 1 : 0;
+        cuda::checkCuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), what);
+    }
+
     template <typename Finish>
     void finishSum(uint64_t count, const Finish& finish)
     {
-        solverFinishKernel<<<1, FinishThreads, 0, mStream>>>(mPartial.data(), count, finish, mSkip);
-        cuda::checkCuda(cudaGetLastError(), "solver reduction launch");
+        launch(solverFinishKernel<Finish>, 1, FinishThreads, 0, "solver reduction", (const double*)mPartial.data(),
+               count, finish, mSkip);
     }
     void clearGraphs()
     {
@@ -415,6 +457,7 @@ private:
     std::vector<double> mHostPartial;
     double* mPinned = nullptr;
     const double* mSkip = nullptr;
+    bool mDependentLaunch = dependentLaunchAvailable();
     std::map<std::vector<uint64_t>, cudaGraphExec_t> mGraphs;
     std::vector<cudaEvent_t> mEvents, mFree;
 };

