@@ -5,6 +5,7 @@
 // it is set, so however late the host looks, the result is the one of stopping at once.
 #pragma once
 
+#include "SolverKernels.h"
 #include "vbm/VoxelBlockManager.h"
 
 #include <cmath>
@@ -17,9 +18,11 @@ struct CgState {
     double rz, rzPrev; ///< r.z of this iteration and of the last one
     double dq;         ///< d.A d
     double rr, bb;     ///< r.r (last computed), b.b
+    double rr0;        ///< r.r at the start
     double threshold;  ///< stop when sqrt(r.r) <= threshold (tolerance * |b|)
     double iterations;
-    double done; ///< 0 running, 1 stopped (converged or d.A d <= 0), 2 NaN residual
+    double done;           ///< 0 running, 1 stopped (converged or d.A d <= 0), 2 NaN residual
+    double firstDirection; ///< 1 until the first d.A d: the first direction is z itself
 };
 inline constexpr int CgStateDoubles = sizeof(CgState) / sizeof(double);
 
@@ -36,6 +39,7 @@ struct FinishDq {
     __hostdev__ void operator()(double total) const
     {
         s->iterations += 1;
+        s->firstDirection = 0;
         s->dq = total;
         if (!(total > 0)) s->done = 1;
     }
@@ -64,15 +68,18 @@ struct FinishRz {
     }
 };
 
-/// Sets up a solve: the threshold, the counters, and the first r.z.
+/// Sets up a solve once b.b and r.r are in: the threshold, the counters, and done at once when
+/// b is 0 or the initial guess already meets the tolerance.
 struct StartCg {
     CgState* s;
-    double threshold;
+    double tolerance;
     __hostdev__ void operator()() const
     {
-        s->threshold = threshold;
+        s->threshold = tolerance * sqrt(s->bb);
+        s->rr0 = s->rr;
         s->iterations = 0;
-        s->done = 0;
+        s->done = s->bb > 0 && sqrt(s->rr) > s->threshold ? 0 : 1;
+        s->firstDirection = 1;
     }
 };
 
@@ -109,15 +116,32 @@ struct UpdateSolution {
     }
 };
 
-/// d = z + beta d with beta = r.z / (last r.z).
-struct UpdateDirection {
+/// The new direction d = z + beta dOld (beta = r.z / last r.z; d = z the first time) and q = A d
+/// in one stencil pass, each tap's d formed where it is read: one element pass fewer per
+/// iteration. d ping-pongs between two arrays, since neighbours still read dOld while dNew is
+/// written. Returns d[i] q[i] for d.A d. A = a I + b L as ApplyLaplacian.
+template <bool FromBox>
+struct DirectionLaplacianDot {
     const CgState* s;
     const float* z;
-    float* d;
-    __hostdev__ void operator()(uint64_t i) const
+    const float* dOld;
+    float* dNew;
+    const float* fixed;
+    float* q;
+    float a, b;
+    bool zeroFixedNeighbours;
+    template <typename Taps>
+    __hostdev__ double operator()(uint64_t i, Taps&& taps) const
     {
-        const float beta = float(s->rz / s->rzPrev);
-        d[i] = z[i] + beta * d[i];
+        const auto c = gatherCross<FromBox>(taps);
+        const bool first = s->firstDirection != 0;
+        const float beta = first ? 0.f : float(s->rz / s->rzPrev);
+        const auto direction = [&](uint64_t n) { return first ? z[n] : z[n] + beta * dOld[n]; };
+        const float di = direction(i);
+        dNew[i] = di;
+        const float qi = laplacianRow(c, i, di, direction, fixed, a, b, zeroFixedNeighbours);
+        q[i] = qi;
+        return double(di) * double(qi);
     }
 };
 

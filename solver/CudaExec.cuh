@@ -176,7 +176,7 @@ __global__ void __launch_bounds__(StepsThreads) solverStepsKernel(uint64_t n, in
     if (skipped(skip)) return;
     extern __shared__ float scratch[];
     for (int s = 0; s < count; ++s) {
-        for (uint64_t i = 1 + threadIdx.x; i < n; i += StepsThreads)
+        for (uint64_t i = 1 + threadIdx.x; i < n; i += blockDim.x)
             body(s, i, scratch);
         __syncthreads();
     }
@@ -320,7 +320,9 @@ public:
     template <typename Body>
     void steps(uint64_t n, int count, uint64_t scratchFloats, const Body& body)
     {
-        launch(solverStepsKernel<Body>, 1, StepsThreads, scratchFloats * sizeof(float), "solver steps kernel", n, count,
+        // no more threads than voxels (in whole warps): a barrier over fewer warps is cheaper
+        const unsigned threads = unsigned(std::clamp<uint64_t>((n + 31) / 32 * 32, 32, StepsThreads));
+        launch(solverStepsKernel<Body>, 1, threads, scratchFloats * sizeof(float), "solver steps kernel", n, count,
                body, mSkip);
     }
     /// body() once, in stream order (sets device scalars without a host copy).

@@ -76,7 +76,8 @@ public:
         if (mKind == SimulationKind::Heat) {
             mFixed = field(scene.fixed);
             for (auto& t : mTemp)
-                t = temp(); // b, r, z, d, q (explicit uses one)
+                t = temp();     // b, r, z and two directions (explicit uses one)
+            mExtra[0] = temp(); // q
             mSolution = temp();
         } else {
             mRho = field(scene.density);
@@ -295,45 +296,50 @@ private:
                             bool multigrid = false)
     {
         const auto t = mExec.startTimer();
-        float *r = mTemp[1].data(), *z = mTemp[2].data(), *d = mTemp[3].data(), *q = mTemp[4].data();
+        // d ping-pongs between two arrays; q shares the multigrid's first-sweep array (UpdateSolution
+        // reads q[i] before it writes the sweep there)
+        float *r = mTemp[1].data(), *z = mTemp[2].data(), *dOld = mTemp[3].data(), *d = mTemp[4].data();
+        float* q = mExtra[0].data();
         CgState* s = reinterpret_cast<CgState*>(mCg.data());
         cross<ApplyLaplacian>(x, fixed, r, shift, -scale, fixed != nullptr);
         elements(XMinusY{b, r}); // r = b - A x
         if (fixed) elements(ZeroWhere{fixed, r});
         mExec.elementsSum(mN, Product{b, b}, StoreTotal{&s->bb});
         mExec.elementsSum(mN, Product{r, r}, StoreTotal{&s->rr});
-        CgState h = readCg();
-        const double bNorm = std::sqrt(h.bb);
-        double rNorm = std::sqrt(h.rr);
-        int it = 0;
-        if (bNorm > 0 && rNorm > mParams.cgTolerance * bNorm) {
-            mExec.single(StartCg{s, mParams.cgTolerance * bNorm});
-            h.iterations = 0;
-            precondition(r, z, shift, scale, multigrid, s);
-            elements(Copy{z, d});
-            // everything an iteration's launches depend on, for the executor's replay
-            const std::vector<uint64_t> key{uint64_t(mChoice.laplacian),
-                                            uint64_t(mChoice.log2BlockWidth),
-                                            uint64_t(multigrid),
-                                            std::bit_cast<uint32_t>(shift),
-                                            std::bit_cast<uint32_t>(scale),
-                                            ptr(x),
-                                            ptr(r),
-                                            ptr(z),
-                                            ptr(d),
-                                            ptr(q),
-                                            ptr(fixed),
-                                            ptr(mExtra[0].data()),
-                                            ptr(mExtra[1].data()),
-                                            ptr(s)};
+        // the start, and whether there is anything to do, decided on the device: no host round trip
+        mExec.single(StartCg{s, mParams.cgTolerance});
+        CgState h{};
+        {
             SkipWhenDone skip{mExec, &s->done};
+            precondition(r, z, shift, scale, multigrid, s);
+            // everything an iteration's launches depend on, for the executor's replay
+            std::vector<uint64_t> key{uint64_t(mChoice.laplacian),
+                                      uint64_t(mChoice.log2BlockWidth),
+                                      uint64_t(multigrid),
+                                      std::bit_cast<uint32_t>(shift),
+                                      std::bit_cast<uint32_t>(scale),
+                                      ptr(x),
+                                      ptr(r),
+                                      ptr(z),
+                                      ptr(dOld),
+                                      ptr(d),
+                                      ptr(q),
+                                      ptr(fixed),
+                                      ptr(mExtra[0].data()),
+                                      ptr(mExtra[1].data()),
+                                      ptr(s)};
+            constexpr size_t dSlot = 8; // key[8], key[9]: dOld, d (they swap every iteration)
             const bool mg = multigrid && !mLevels.empty();
-            for (int launched = 0, batch = 2; launched < mParams.cgMaxIterations;) {
+            // the first checkpoint where the last solve finished (warm starts take about as many)
+            double before = -1;
+            int itBefore = 0;
+            for (int launched = 0, batch = std::clamp(mLastIterations, 1, 16); launched < mParams.cgMaxIterations;) {
                 batch = std::min(batch, mParams.cgMaxIterations - launched);
-                for (int k = 0; k < batch; ++k)
+                for (int k = 0; k < batch; ++k) {
+                    key[dSlot] = ptr(dOld), key[dSlot + 1] = ptr(d);
                     mExec.replay(key, [&] {
-                        crossSumOn<ApplyLaplacianDot>(mW128, mW512, FinishDq{s}, d, fixed, q, shift, -scale,
-                                                      fixed != nullptr);
+                        crossSumOn<DirectionLaplacianDot>(mW128, mW512, FinishDq{s}, s, z, dOld, d, fixed, q, shift,
+                                                          -scale, fixed != nullptr);
                         if (mg) {
                             // the V-cycle's first sweep rides along with the update of r
                             mExec.elementsSum(
@@ -345,20 +351,21 @@ private:
                             mExec.elementsSum(mN, UpdateSolution{s, d, q, x, r}, FinishRr{s});
                             precondition(r, z, shift, scale, multigrid, s);
                         }
-                        elements(UpdateDirection{s, z, d});
                     });
+                    std::swap(dOld, d);
+                }
                 launched += batch;
-                const double before = std::sqrt(h.rr);
-                const int itBefore = int(h.iterations);
                 h = readCg();
                 if (h.done != 0) break;
-                batch =
-                    iterationsToGo(before, itBefore, std::sqrt(h.rr), int(h.iterations), mParams.cgTolerance * bNorm);
+                if (before < 0) before = std::sqrt(h.rr0);
+                batch = iterationsToGo(before, itBefore, std::sqrt(h.rr), int(h.iterations), h.threshold);
+                before = std::sqrt(h.rr), itBefore = int(h.iterations);
             }
-            if (h.done == 2) throw std::runtime_error(std::string(name) + ": CG diverged (NaN residual)");
-            it = int(h.iterations);
-            rNorm = std::sqrt(h.rr);
         }
+        if (h.done == 2) throw std::runtime_error(std::string(name) + ": CG diverged (NaN residual)");
+        const int it = int(h.iterations);
+        mLastIterations = std::max(it, 1);
+        const double bNorm = std::sqrt(h.bb), rNorm = std::sqrt(h.rr);
         phase(name, mExec.stopTimer(t), it, bNorm > 0 ? rNorm / bNorm : 0.0);
     }
 
@@ -413,9 +420,10 @@ private:
     static constexpr int LevelScaleLog2 = 1;
     static constexpr int CoarseExtraPairs = 1, FineExtraPairs = 0; // extra sweep pairs each way
     // The coarsest level is the first of at most CoarsestVoxels, solved by CoarsestSweeps damped
-    // Jacobi sweeps in one launch. 500 and 80: 6 CG iterations on the 4.2M plume where 2000 and
-    // 80 took 7 (H200, same run; 200 also 6, 40 sweeps one more). Even, for CoarsestJacobi.
-    static constexpr int CoarsestSweeps = 80;
+    // Jacobi sweeps in one launch. On the 4.2M plume (H200, same runs): 500 voxels and 80 sweeps
+    // 6 CG iterations where 2000 took 7; at 500, 40 and 24 sweeps still 6, 0.11 and 0.17 ms
+    // less per step than 80. Even, for CoarsestJacobi.
+    static constexpr int CoarsestSweeps = 40;
     static constexpr uint64_t CoarsestVoxels = 500;
 
     static float levelScale(size_t k) { return float(1u << (LevelScaleLog2 * k)); }
@@ -637,6 +645,7 @@ private:
     Array<float> mSolution;     ///< heat: the implicit solve's unknowns
     Array<double> mCg;          ///< the CG solve's scalars (a CgState)
     std::vector<Level> mLevels; ///< smoke with multigrid: levels 1.. (level 0 is the grid itself)
+    int mLastIterations = 2;    ///< the last CG solve's iterations: where the next one first checks
 };
 
 } // namespace vbm::solver

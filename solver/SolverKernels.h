@@ -27,6 +27,24 @@ __hostdev__ inline float minusLaplacian(const CrossTaps<FromBox>& c, const float
     return ax;
 }
 
+/// Row i of (a I + b L) applied to the values value(n), xi = value(i); identity on a fixed
+/// voxel; a fixed neighbour reads 0 when zeroFixedNeighbours. One fixed order of the sum, which
+/// every body applying the Laplacian shares.
+template <typename Cross, typename Value>
+__hostdev__ inline float laplacianRow(const Cross& c, uint64_t i, float xi, const Value& value, const float* fixed,
+                                      float a, float b, bool zeroFixedNeighbours)
+{
+    if (fixed && fixed[i] != 0.f) return xi;
+    float sum = 0.f;
+    for (int t = 1; t < CrossTapCount; ++t) {
+        const uint64_t n = c.n[t];
+        if (!n) continue;
+        const float xn = (zeroFixedNeighbours && fixed && fixed[n] != 0.f) ? 0.f : value(n);
+        sum += xn - xi;
+    }
+    return a * xi + b * sum;
+}
+
 /// out = fixed ? x : a*x + b*sum over active neighbours of (x_n' - x), where x_n' is 0 for
 /// fixed neighbours when zeroFixedNeighbours (the symmetric form for implicit solves), else x_n.
 /// fixed may be null (nothing fixed). Heat explicit: a = 1, b = alpha*dt/h^2; implicit matrix:
@@ -42,19 +60,8 @@ struct ApplyLaplacian {
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
         const auto c = gatherCross<FromBox>(taps);
-        const float xi = x[i];
-        if (fixed && fixed[i] != 0.f) {
-            out[i] = xi;
-            return;
-        }
-        float sum = 0.f;
-        for (int t = 1; t < CrossTapCount; ++t) {
-            const uint64_t n = c.n[t];
-            if (!n) continue;
-            const float xn = (zeroFixedNeighbours && fixed && fixed[n] != 0.f) ? 0.f : x[n];
-            sum += xn - xi;
-        }
-        out[i] = a * xi + b * sum;
+        out[i] = laplacianRow(
+            c, i, x[i], [&](uint64_t n) { return x[n]; }, fixed, a, b, zeroFixedNeighbours);
     }
 };
 
@@ -170,11 +177,10 @@ struct Advect {
         axisWeights(-dtOverH * cv[i], wy);
         axisWeights(-dtOverH * cw[i], wz);
         float acc[AdvectedChannels] = {};
-        // selects, not indexing: the taps arrive in a loop, and wx[tap / 9] would put the
-        // weights in local memory (a stack load per tap)
-        const auto pick = [](const float(&w)[3], int k) { return k == 0 ? w[0] : (k == 1 ? w[1] : w[2]); };
         taps([&](int tap, uint64_t n) {
-            const float weight = pick(wx, tap / 9) * pick(wy, (tap / 3) % 3) * pick(wz, tap % 3);
+            // (indexing puts the weights in local memory; selects measured slower: 2.90 against
+            // 2.40 ms per step on the 4.2M plume, H200)
+            const float weight = wx[tap / 9] * wy[(tap / 3) % 3] * wz[tap % 3];
             if (weight == 0.f) return; // at least 19 of the 27 taps: skip their 5 loads each
             const uint64_t src = n ? n : i;
             for (int ch = 0; ch < AdvectedChannels; ++ch)
