@@ -23,6 +23,7 @@ struct CgState {
     double iterations;
     double done;           ///< 0 running, 1 stopped (converged or d.A d <= 0), 2 NaN residual
     double firstDirection; ///< 1 until the first d.A d: the first direction is z itself
+    double alpha, beta;    ///< r.z / d.A d and r.z / last r.z, divided once by the finish functors
 };
 inline constexpr int CgStateDoubles = sizeof(CgState) / sizeof(double);
 
@@ -41,6 +42,7 @@ struct FinishDq {
         s->iterations += 1;
         s->firstDirection = 0;
         s->dq = total;
+        s->alpha = s->rz / total;
         if (!(total > 0)) s->done = 1;
     }
 };
@@ -65,6 +67,7 @@ struct FinishRz {
     {
         s->rzPrev = s->rz;
         s->rz = total;
+        s->beta = total / s->rzPrev; // used from the second direction on
     }
 };
 
@@ -104,7 +107,7 @@ struct UpdateSolution {
     float diagScale = 0;
     __hostdev__ double operator()(uint64_t i) const
     {
-        const float alpha = float(s->rz / s->dq);
+        const float alpha = float(s->alpha);
         x[i] += alpha * d[i];
         const float ri = r[i] + -alpha * q[i];
         r[i] = ri;
@@ -135,7 +138,7 @@ struct DirectionLaplacianDot {
     {
         const auto c = gatherCross<FromBox>(taps);
         const bool first = s->firstDirection != 0;
-        const float beta = first ? 0.f : float(s->rz / s->rzPrev);
+        const float beta = first ? 0.f : float(s->beta);
         const auto direction = [&](uint64_t n) { return first ? z[n] : z[n] + beta * dOld[n]; };
         const float di = direction(i);
         dNew[i] = di;

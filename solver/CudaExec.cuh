@@ -120,7 +120,8 @@ __global__ void solverElementKernel(uint64_t n, Body body, const double* skip)
         body(i);
 }
 
-inline constexpr int ReduceBlocks = 1024, ReduceThreads = 256;
+inline constexpr int ReduceBlocks = 1024;
+inline constexpr int ReduceThreads = 256;
 
 /// Sum of 2^log2 doubles of shared memory by a fixed tree; the total ends in sh[0]. Cooperative.
 template <int N>

@@ -301,11 +301,9 @@ private:
         float *r = mTemp[1].data(), *z = mTemp[2].data(), *dOld = mTemp[3].data(), *d = mTemp[4].data();
         float* q = mExtra[0].data();
         CgState* s = reinterpret_cast<CgState*>(mCg.data());
-        cross<ApplyLaplacian>(x, fixed, r, shift, -scale, fixed != nullptr);
-        elements(XMinusY{b, r}); // r = b - A x
-        if (fixed) elements(ZeroWhere{fixed, r});
+        crossSumOn<InitialResidualDot>(mW128, mW512, StoreTotal{&s->rr}, x, fixed, b, r, shift, -scale,
+                                       fixed != nullptr); // r = b - A x
         mExec.elementsSum(mN, Product{b, b}, StoreTotal{&s->bb});
-        mExec.elementsSum(mN, Product{r, r}, StoreTotal{&s->rr});
         // the start, and whether there is anything to do, decided on the device: no host round trip
         mExec.single(StartCg{s, mParams.cgTolerance});
         CgState h{};
@@ -328,35 +326,51 @@ private:
                                       ptr(mExtra[0].data()),
                                       ptr(mExtra[1].data()),
                                       ptr(s)};
-            constexpr size_t dSlot = 8; // key[8], key[9]: dOld, d (they swap every iteration)
+            key.push_back(0);
+            constexpr size_t dSlot = 8;             // key[8], key[9]: dOld, d (they swap every iteration)
+            const size_t partSlot = key.size() - 1; // which half of an iteration
             const bool mg = multigrid && !mLevels.empty();
+            // An iteration is two replays: the product A d with the updates of x and r (where the
+            // solve may end), then the preconditioner for the next one. A batch's last iteration
+            // leaves the second half until the checkpoint has seen the solve go on: a finished
+            // solve skips its launches anyway, but a skipped launch of a resolver pass still
+            // schedules its thousands of blocks.
+            const auto productAndUpdate = [&] {
+                key[dSlot] = ptr(dOld), key[dSlot + 1] = ptr(d), key[partSlot] = 1;
+                mExec.replay(key, [&] {
+                    crossSumOn<DirectionLaplacianDot>(mW128, mW512, FinishDq{s}, s, z, dOld, d, fixed, q, shift, -scale,
+                                                      fixed != nullptr);
+                    if (mg) // the V-cycle's first sweep rides along with the update of r
+                        mExec.elementsSum(
+                            mN, UpdateSolution{s, d, q, x, r, mExtra[0].data(), mDiag.data(), 1.f / SmoothingWeight},
+                            FinishRr{s});
+                    else
+                        mExec.elementsSum(mN, UpdateSolution{s, d, q, x, r}, FinishRr{s});
+                });
+                std::swap(dOld, d);
+            };
+            const auto preconditionNext = [&] {
+                key[dSlot] = key[dSlot + 1] = 0, key[partSlot] = 2;
+                mExec.replay(key, [&] {
+                    if (mg)
+                        vcycle(0, z, r, mExtra[0].data(), mExtra[1].data(), s, true);
+                    else
+                        precondition(r, z, shift, scale, multigrid, s);
+                });
+            };
             // the first checkpoint where the last solve finished (warm starts take about as many)
             double before = -1;
             int itBefore = 0;
             for (int launched = 0, batch = std::clamp(mLastIterations, 1, 16); launched < mParams.cgMaxIterations;) {
                 batch = std::min(batch, mParams.cgMaxIterations - launched);
                 for (int k = 0; k < batch; ++k) {
-                    key[dSlot] = ptr(dOld), key[dSlot + 1] = ptr(d);
-                    mExec.replay(key, [&] {
-                        crossSumOn<DirectionLaplacianDot>(mW128, mW512, FinishDq{s}, s, z, dOld, d, fixed, q, shift,
-                                                          -scale, fixed != nullptr);
-                        if (mg) {
-                            // the V-cycle's first sweep rides along with the update of r
-                            mExec.elementsSum(
-                                mN,
-                                UpdateSolution{s, d, q, x, r, mExtra[0].data(), mDiag.data(), 1.f / SmoothingWeight},
-                                FinishRr{s});
-                            vcycle(0, z, r, mExtra[0].data(), mExtra[1].data(), s, true);
-                        } else {
-                            mExec.elementsSum(mN, UpdateSolution{s, d, q, x, r}, FinishRr{s});
-                            precondition(r, z, shift, scale, multigrid, s);
-                        }
-                    });
-                    std::swap(dOld, d);
+                    if (k) preconditionNext();
+                    productAndUpdate();
                 }
                 launched += batch;
                 h = readCg();
                 if (h.done != 0) break;
+                preconditionNext();
                 if (before < 0) before = std::sqrt(h.rr0);
                 batch = iterationsToGo(before, itBefore, std::sqrt(h.rr), int(h.iterations), h.threshold);
                 before = std::sqrt(h.rr), itBefore = int(h.iterations);
@@ -567,22 +581,23 @@ private:
     {
         const float dt = float(mParams.dt);
         float *cu = mExtra[0].data(), *cv = mExtra[1].data(), *cw = mExtra[2].data();
-        timed("sources", [&] {
-            elements(Emit{mEmitter.data(), mRho.data(), mT.data(), float(mParams.emitDensity),
-                          float(mParams.emitTemperature)});
-        });
-        timed("centre velocity", [&] { cross<CentresFromFaces>(mU.data(), mV.data(), mW.data(), cu, cv, cw); });
-        if (mParams.vorticity > 0) {
+        const Emit emit{mEmitter.data(), mRho.data(), mT.data(), float(mParams.emitDensity),
+                        float(mParams.emitTemperature)};
+        const Buoyancy buoyancy{mRho.data(), mT.data(), cv, float(dt * mParams.buoyancy), float(dt * mParams.weight)};
+        if (mParams.vorticity <= 0) { // nothing between them: one pass
+            timed("sources+centre velocity+buoyancy",
+                  [&] { cross<CentresFromFaces>(mU.data(), mV.data(), mW.data(), cu, cv, cw, true, emit, buoyancy); });
+        } else {
+            timed("sources", [&] { elements(emit); });
+            timed("centre velocity", [&] { cross<CentresFromFaces>(mU.data(), mV.data(), mW.data(), cu, cv, cw); });
             // uses the advection outputs' arrays, free until advection
             float *wx = mTemp[0].data(), *wy = mTemp[1].data(), *wz = mTemp[2].data(), *mag = mTemp[3].data();
             timed("vorticity confinement", [&] {
                 cross<Vorticity>(cu, cv, cw, wx, wy, wz, mag);
                 cross<ConfinementForce>(wx, wy, wz, mag, cu, cv, cw, float(mParams.dt * mParams.vorticity));
             });
+            timed("buoyancy", [&] { elements(buoyancy); });
         }
-        timed("buoyancy", [&] {
-            elements(Buoyancy{mRho.data(), mT.data(), cv, float(dt * mParams.buoyancy), float(dt * mParams.weight)});
-        });
         // advection, in as many substeps as keep the CFL number <= maxCfl
         const auto ta = mExec.startTimer();
         const double vmax = mExec.maxAbs(cu, cv, cw, mN);
@@ -604,17 +619,16 @@ private:
         }
         phase("advection", mExec.stopTimer(ta));
         mReport.substeps = substeps;
-        timed("face velocity", [&] { cross<FacesFromCentres>(cu, cv, cw, mU.data(), mV.data(), mW.data()); });
-        project();
+        // the pressure solve's right-hand side -div u comes with the faces (mTemp[0]: free after advection)
+        float* rhs = mTemp[0].data();
+        timed("face velocity+divergence",
+              [&] { cross<FacesFromCentres>(cu, cv, cw, mU.data(), mV.data(), mW.data(), rhs); });
+        project(rhs);
     }
 
-    /// Makes the face velocity divergence-free: solve -L p = -div u, then u -= grad p.
-    void project()
+    /// Makes the face velocity divergence-free: solve -L p = rhs = -div u, then u -= grad p.
+    void project(const float* rhs)
     {
-        float* rhs = mTemp[0].data();
-        timed("divergence", [&] { cross<Divergence>(mU.data(), mV.data(), mW.data(), rhs); });
-        // -L p = -div: negate the right-hand side
-        elements(AXPlusY{rhs, rhs, -2.f});
         conjugateGradients("pressure CG", mP.data(), rhs, 0.f, 1.f, nullptr, !mLevels.empty());
         timed("gradient", [&] { cross<SubtractGradient>(mP.data(), mU.data(), mV.data(), mW.data()); });
     }

@@ -76,6 +76,28 @@ struct ApplyLaplacianDot : ApplyLaplacian<FromBox> {
     }
 };
 
+/// CG's start in one pass: r = b - (a I + b L) x, 0 on fixed voxels (as ApplyLaplacian, then
+/// r = b - r, then zeroing the fixed ones); returns r[i]^2 for r.r.
+template <bool FromBox>
+struct InitialResidualDot {
+    const float* x;
+    const float* fixed;
+    const float* rhs;
+    float* r;
+    float a, b;
+    bool zeroFixedNeighbours;
+    template <typename Taps>
+    __hostdev__ double operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        const float ax = laplacianRow(
+            c, i, x[i], [&](uint64_t n) { return x[n]; }, fixed, a, b, zeroFixedNeighbours);
+        const float ri = fixed && fixed[i] != 0.f ? 0.f : rhs[i] - ax;
+        r[i] = ri;
+        return double(ri) * double(ri);
+    }
+};
+
 /// Number of active neighbours (the diagonal of -L), for Jacobi preconditioning.
 template <bool FromBox>
 struct CountNeighbours {
@@ -124,11 +146,40 @@ struct SubtractGradient {
     }
 };
 
+struct Emit {
+    const float* emitter; ///< 0 outside, 1 inside
+    float* density;
+    float* temperature;
+    float densityValue, temperatureValue;
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        const float e = emitter[i];
+        if (e != 0.f) {
+            density[i] = density[i] > densityValue ? density[i] : densityValue;
+            temperature[i] = temperature[i] > temperatureValue ? temperature[i] : temperatureValue;
+        }
+    }
+};
+/// Buoyancy on the centred y velocity: dt * (buoyancy*T - weight*density).
+struct Buoyancy {
+    const float* density;
+    const float* temperature;
+    float* cv;
+    float dtBuoyancy, dtWeight;
+    __hostdev__ void operator()(uint64_t i) const { cv[i] += dtBuoyancy * temperature[i] - dtWeight * density[i]; }
+};
+
 /// Cell-centred velocity: the mean of each axis's two faces (a wall face counts 0).
 template <bool FromBox>
 struct CentresFromFaces {
     const float *u, *v, *w;
     float *cu, *cv, *cw;
+    /// With fused set, also the step's emitter and buoyancy (element bodies of voxel i that read
+    /// and write nothing the centres do): two passes over the grid fewer. Used when nothing runs
+    /// between them (vorticity confinement off).
+    bool fused = false;
+    Emit emit{};
+    Buoyancy buoyancy{};
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
@@ -136,6 +187,10 @@ struct CentresFromFaces {
         cu[i] = 0.5f * (u[i] + (c.n[1] ? u[c.n[1]] : 0.f));
         cv[i] = 0.5f * (v[i] + (c.n[3] ? v[c.n[3]] : 0.f));
         cw[i] = 0.5f * (w[i] + (c.n[5] ? w[c.n[5]] : 0.f));
+        if (fused) {
+            emit(i);
+            buoyancy(i);
+        }
     }
 };
 
@@ -144,13 +199,23 @@ template <bool FromBox>
 struct FacesFromCentres {
     const float *cu, *cv, *cw;
     float *u, *v, *w;
+    /// Non-null: also -div of the new faces, which the cross taps reach too (the -x face is the
+    /// mean of the -x voxel's centre and this one's): Divergence's result, without its pass.
+    float* negatedDivergence = nullptr;
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
         const auto c = gatherCross<FromBox>(taps);
-        u[i] = c.n[2] ? 0.5f * (cu[i] + cu[c.n[2]]) : 0.f;
-        v[i] = c.n[4] ? 0.5f * (cv[i] + cv[c.n[4]]) : 0.f;
-        w[i] = c.n[6] ? 0.5f * (cw[i] + cw[c.n[6]]) : 0.f;
+        const float ui = c.n[2] ? 0.5f * (cu[i] + cu[c.n[2]]) : 0.f;
+        const float vi = c.n[4] ? 0.5f * (cv[i] + cv[c.n[4]]) : 0.f;
+        const float wi = c.n[6] ? 0.5f * (cw[i] + cw[c.n[6]]) : 0.f;
+        u[i] = ui, v[i] = vi, w[i] = wi;
+        if (!negatedDivergence) return;
+        // the faces the -x, -y, -z voxels write, in Divergence's order
+        float d = ui - (c.n[1] ? 0.5f * (cu[c.n[1]] + cu[i]) : 0.f);
+        d += vi - (c.n[3] ? 0.5f * (cv[c.n[3]] + cv[i]) : 0.f);
+        d += wi - (c.n[5] ? 0.5f * (cw[c.n[5]] + cw[i]) : 0.f);
+        negatedDivergence[i] = -d;
     }
 };
 
@@ -439,10 +504,34 @@ struct FirstSweep {
 /// V-cycle stays symmetric. Against piecewise-constant transfer: 6 CG iterations instead of 10
 /// on the 4.2M plume (docs/solver.md).
 namespace trilinear {
-/// Hop from voxel i (0: none) one voxel along axis (0, 1, 2) by step (-1, +1); 0 where inactive.
-__hostdev__ inline uint32_t hop(const uint32_t* table, uint32_t i, int axis, int step)
+/// The two neighbours of voxel i (0: none) along axis (0, 1, 2), -1 and +1, from its cross-neighbour
+/// table; 0 where inactive. One 8-byte load (the pair is adjacent and 8-byte aligned): these
+/// gathers are what restriction and prolongation spend their time on.
+struct Hops {
+    uint32_t minus = 0, plus = 0;
+};
+__hostdev__ inline Hops hops(const uint32_t* table, uint32_t i, int axis)
 {
-    return i ? table[6 * uint64_t(i) + 2 * axis + (step > 0)] : 0u;
+    if (!i) return {};
+    const uint32_t* p = table + 6 * uint64_t(i) + 2 * axis;
+#if defined(__CUDA_ARCH__)
+    const uint2 v = *reinterpret_cast<const uint2*>(p);
+    return {v.x, v.y};
+#else
+    return {p[0], p[1]};
+#endif
+}
+/// Four children of coarse voxel n, octants 4 half .. 4 half + 3 (half 0: x-low), in one 16-byte load.
+__hostdev__ inline void childrenHalf(const uint32_t* children, uint64_t n, int half, uint32_t* out)
+{
+    const uint32_t* p = children + 8 * n + 4 * half;
+#if defined(__CUDA_ARCH__)
+    const uint4 v = *reinterpret_cast<const uint4*>(p);
+    out[0] = v.x, out[1] = v.y, out[2] = v.z, out[3] = v.w;
+#else
+    for (int k = 0; k < 4; ++k)
+        out[k] = p[k];
+#endif
 }
 /// Slot of offset (dx, dy, dz), components in {-1, 0, 1}, in a 27-entry array.
 __hostdev__ constexpr int slot(int dx, int dy, int dz) { return 9 * (dx + 1) + 3 * (dy + 1) + (dz + 1); }
@@ -457,15 +546,16 @@ struct Neighbourhood {
     uint32_t linked = 0;
     __hostdev__ Neighbourhood(const uint32_t* table, uint32_t i)
     {
+        const Hops hx = hops(table, i, 0);
         VBM_UNROLL
         for (int a = -1; a <= 1; ++a) {
-            const uint32_t na = a ? hop(table, i, 0, a) : i;
+            const uint32_t na = a ? (a < 0 ? hx.minus : hx.plus) : i;
+            const Hops hy = hops(table, na, 1);
             VBM_UNROLL
             for (int b = -1; b <= 1; ++b) {
-                const uint32_t nb = b ? hop(table, na, 1, b) : na;
-                VBM_UNROLL
-                for (int c = -1; c <= 1; ++c)
-                    n[slot(a, b, c)] = c ? hop(table, nb, 2, c) : nb;
+                const uint32_t nb = b ? (b < 0 ? hy.minus : hy.plus) : na;
+                const Hops hz = hops(table, nb, 2);
+                n[slot(a, b, -1)] = hz.minus, n[slot(a, b, 0)] = nb, n[slot(a, b, 1)] = hz.plus;
             }
         }
         VBM_UNROLL
@@ -505,9 +595,12 @@ struct TrilinearProlongAdd {
     {
         const trilinear::Neighbourhood nb(neighbours, uint32_t(i));
         const float own = xc[i];
+        uint32_t kids[8];
+        trilinear::childrenHalf(children, i, 0, kids);
+        trilinear::childrenHalf(children, i, 1, kids + 4);
         VBM_UNROLL
         for (int o = 0; o < 8; ++o) {
-            const uint32_t child = children[8 * i + o];
+            const uint32_t child = kids[o];
             if (!child) continue;
             float v = 0.f;
             VBM_UNROLL
@@ -535,10 +628,13 @@ struct TrilinearRestrict {
     {
         const trilinear::Neighbourhood nb(neighbours, uint32_t(i));
         float sum = 0.f;
+        uint32_t kids[8];
+        trilinear::childrenHalf(children, i, 0, kids);
+        trilinear::childrenHalf(children, i, 1, kids + 4);
         // own children: 27/64 plus the weights of the unlinked voxels of their interpolation
         VBM_UNROLL
         for (int o = 0; o < 8; ++o) {
-            const uint32_t child = children[8 * i + o];
+            const uint32_t child = kids[o];
             if (!child) continue;
             float w = 0.f;
             VBM_UNROLL
@@ -555,12 +651,16 @@ struct TrilinearRestrict {
             const int ex = e / 9 - 1, ey = (e / 3) % 3 - 1, ez = e % 3 - 1;
             if (e == 13 || !nb.isLinked(e)) continue;
             const float w = trilinear::weight(ex, ey, ez);
+            // the facing children: one half of the row when e leaves x, both when it does not
+            uint32_t facing[8] = {};
+            if (ex <= 0) trilinear::childrenHalf(children, nb.n[e], 1, facing + 4);
+            if (ex >= 0) trilinear::childrenHalf(children, nb.n[e], 0, facing);
             VBM_UNROLL
             for (int o = 0; o < 8; ++o) {
                 if ((ex && trilinear::sign(o, 0) != -ex) || (ey && trilinear::sign(o, 1) != -ey) ||
                     (ez && trilinear::sign(o, 2) != -ez))
                     continue;
-                if (const uint32_t child = children[8 * uint64_t(nb.n[e]) + o]) sum += w * r[child];
+                if (const uint32_t child = facing[o]) sum += w * r[child];
             }
         }
         out[i] = sum;
@@ -626,28 +726,6 @@ struct SetWhere {
     }
 };
 /// Emitter: density and temperature raised to the emitter's values inside it.
-struct Emit {
-    const float* emitter; ///< 0 outside, 1 inside
-    float* density;
-    float* temperature;
-    float densityValue, temperatureValue;
-    __hostdev__ void operator()(uint64_t i) const
-    {
-        const float e = emitter[i];
-        if (e != 0.f) {
-            density[i] = density[i] > densityValue ? density[i] : densityValue;
-            temperature[i] = temperature[i] > temperatureValue ? temperature[i] : temperatureValue;
-        }
-    }
-};
-/// Buoyancy on the centred y velocity: dt * (buoyancy*T - weight*density).
-struct Buoyancy {
-    const float* density;
-    const float* temperature;
-    float* cv;
-    float dtBuoyancy, dtWeight;
-    __hostdev__ void operator()(uint64_t i) const { cv[i] += dtBuoyancy * temperature[i] - dtWeight * density[i]; }
-};
 /// Sources' fixed temperatures into the RHS of the implicit heat solve: b_i += c * sum of fixed
 /// neighbours' T (their coupling moved to the right-hand side keeps the matrix symmetric).
 template <bool FromBox>
