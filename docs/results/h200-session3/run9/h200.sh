@@ -1,0 +1,12 @@
+#!/bin/bash
+# Run 9 (session 3): r5 = commit 22fbe74; r9 = + 8/16-byte table loads, alpha and beta divided once,
+# each iteration two replays, a batch's last preconditioner only after the checkpoint. In turns.
+A=$PWD/.carry/r5; B=$PWD/.carry/r9; gunzip $A/*.gz $B/*.gz; chmod +x $A/vbm-bench $B/vbm-bench $B/test_*
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+  $B/test_solver_resolvers --gtest_brief=1 --gtest_filter='Gpu*'; } > $OUT/tests.log 2>&1
+grep -E "PASSED|FAILED" $OUT/tests.log
+b(){ name=$1; bin=$2; scene=$3; shift 3; env "$@" $bin/vbm-bench --solver $scene --steps 30 2>/dev/null > $OUT/$name.md
+  echo "$name: $(grep -E '\*\*step\*\*|pressure CG \||iterations per step' $OUT/$name.md | tr '\n' ' ')"; }
+for r in 1 2; do b r5-4m-$r $A smoke-plume-4m; b r9-4m-$r $B smoke-plume-4m; done
+b r9-4m-tol1e-4 $B $A/plume4m-tol1e-4.scene
+b r5-plume-1m $A smoke-plume; b r9-plume-1m $B smoke-plume
