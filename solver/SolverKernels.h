@@ -65,19 +65,7 @@ struct ApplyLaplacian {
     }
 };
 
-/// ApplyLaplacian that also returns x[i] * out[i], for CG's d.A d in the same pass.
-template <bool FromBox>
-struct ApplyLaplacianDot : ApplyLaplacian<FromBox> {
-    template <typename Taps>
-    __hostdev__ double operator()(uint64_t i, Taps&& taps) const
-    {
-        ApplyLaplacian<FromBox>::operator()(i, taps);
-        return double(this->x[i]) * double(this->out[i]);
-    }
-};
-
-/// CG's start in one pass: r = b - (a I + b L) x, 0 on fixed voxels (as ApplyLaplacian, then
-/// r = b - r, then zeroing the fixed ones); returns r[i]^2 for r.r.
+/// CG's start in one pass: r = b - (a I + b L) x, 0 on fixed voxels; returns r[i]^2 for r.r.
 template <bool FromBox>
 struct InitialResidualDot {
     const float* x;
@@ -670,28 +658,10 @@ struct TrilinearRestrict {
 
 // ----------------------------------------------------------------- element-wise bodies
 
-struct Fill {
-    float* x;
-    float value;
-    __hostdev__ void operator()(uint64_t i) const { x[i] = value; }
-};
 struct Copy {
     const float* x;
     float* y;
     __hostdev__ void operator()(uint64_t i) const { y[i] = x[i]; }
-};
-/// y += a*x
-struct AXPlusY {
-    const float* x;
-    float* y;
-    float a;
-    __hostdev__ void operator()(uint64_t i) const { y[i] += a * x[i]; }
-};
-/// y = x - y
-struct XMinusY {
-    const float* x;
-    float* y;
-    __hostdev__ void operator()(uint64_t i) const { y[i] = x[i] - y[i]; }
 };
 /// z = r / diag (Jacobi), 0 where diag is 0
 struct JacobiApply {
