@@ -15,11 +15,10 @@ namespace vbm::solver {
 
 /// The scalars of one CG solve, in executor memory (doubles, so one array type serves).
 struct CgState {
-    double rz, rzPrev; ///< r.z of this iteration and of the last one
-    double dq;         ///< d.A d
-    double rr, bb;     ///< r.r (last computed), b.b
-    double rr0;        ///< r.r at the start
-    double threshold;  ///< stop when sqrt(r.r) <= threshold (tolerance * |b|)
+    double rz;        ///< r.z of this iteration
+    double rr, bb;    ///< r.r (last computed), b.b
+    double rr0;       ///< r.r at the start
+    double threshold; ///< stop when sqrt(r.r) <= threshold (tolerance * |b|)
     double iterations;
     double done;           ///< 0 running, 1 stopped (converged or d.A d <= 0), 2 NaN residual
     double firstDirection; ///< 1 until the first d.A d: the first direction is z itself
@@ -41,7 +40,6 @@ struct FinishDq {
     {
         s->iterations += 1;
         s->firstDirection = 0;
-        s->dq = total;
         s->alpha = s->rz / total;
         if (!(total > 0)) s->done = 1;
     }
@@ -60,14 +58,13 @@ struct FinishRr {
     }
 };
 
-/// r.z of the new iteration; the last one is kept for beta.
+/// r.z of the new iteration, and beta = new r.z / last r.z (used from the second direction on).
 struct FinishRz {
     CgState* s;
     __hostdev__ void operator()(double total) const
     {
-        s->rzPrev = s->rz;
+        s->beta = total / s->rz;
         s->rz = total;
-        s->beta = total / s->rzPrev; // used from the second direction on
     }
 };
 
