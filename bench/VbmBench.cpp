@@ -295,6 +295,7 @@ int runSolverComparison(const Options& opt)
     std::map<std::string, std::vector<float>> ms[3];
     std::vector<float> total[3];
     std::vector<int> iterations;
+    std::vector<float> substeps, substepMs[2]; // advection: substeps per step, ms per substep
     double maxDiv = 0;
     for (int k = 0; k < opt.steps; ++k) {
         for (int v = 0; v < 3; ++v) {
@@ -306,6 +307,11 @@ int runSolverComparison(const Options& opt)
                 if (v == 0 && p.iterations >= 0) iterations.push_back(p.iterations);
             }
             if (r.divergenceAfter > maxDiv) maxDiv = r.divergenceAfter;
+            if (r.substeps > 0 && v < 2) {
+                if (v == 0) substeps.push_back(float(r.substeps));
+                for (const auto& p : r.phases)
+                    if (p.name == std::string("advection")) substepMs[v].push_back(float(p.ms / r.substeps));
+            }
         }
         std::fprintf(stderr, "\r[vbm-bench] solver step %d/%d   ", k + 1, opt.steps);
     }
@@ -331,6 +337,14 @@ int runSolverComparison(const Options& opt)
     std::printf("%d timed steps each (after 3 warm-up), in turns; pressure CG iterations per step: median %.0f "
                 "(%.0f-%.0f), tolerance %.0e relative; max |div u| / max |u| after projection: %.1e\n",
                 opt.steps - 3, its.median, its.min, its.max, a.params().cgTolerance, maxDiv);
+    if (!substeps.empty()) {
+        const Stats n = stats(substeps), a0 = stats(substepMs[0]), a1 = stats(substepMs[1]);
+        std::printf("Advection substeps per step (CFL <= %.2f each): median %.0f (%.0f-%.0f); per substep %s ms "
+                    "(%s-%s), computeBoxStencil %s ms, %.2fx\n",
+                    std::min(1.0, a.params().maxCfl), n.median, n.min, n.max, fmt(a0.median, 3).c_str(),
+                    fmt(a0.min, 3).c_str(), fmt(a0.max, 3).c_str(), fmt(a1.median, 3).c_str(),
+                    a1.median / a0.median);
+    }
     std::printf("Fields bitwise identical between the three (both widths) after %d steps: %s\n", opt.steps,
                 same ? "yes" : "NO");
     if (!opt.json.empty()) {

@@ -251,7 +251,7 @@ private:
         });
     }
 
-    void advect(const Advect& body)
+    void advect(const Advect<>& body)
     {
         withSolverWidth(mChoice.log2BlockWidth, [&](auto l) {
             constexpr int L = decltype(l)::value;
@@ -606,7 +606,7 @@ private:
         if (substeps > 10000 || !std::isfinite(cfl))
             throw std::runtime_error("smoke velocity blew up (CFL " + std::to_string(cfl) + ")");
         for (int s = 0; s < substeps; ++s) {
-            Advect a{cu, cv, cw, float(mParams.dt / substeps / mParams.voxelSize), AdvectedChannels, {}, {}};
+            Advect<> a{cu, cv, cw, float(mParams.dt / substeps / mParams.voxelSize), {}, {}};
             float* in[AdvectedChannels] = {mRho.data(), mT.data(), cu, cv, cw};
             for (int ch = 0; ch < AdvectedChannels; ++ch)
                 a.in[ch] = in[ch], a.out[ch] = mTemp[ch].data();

@@ -210,18 +210,18 @@ struct FacesFromCentres {
 /// Channels moved by semi-Lagrangian advection: density, temperature, centred velocity.
 inline constexpr int AdvectedChannels = 5;
 
-/// Semi-Lagrangian advection of up to five channels by the centred velocity (cu, cv, cw) over
+/// Semi-Lagrangian advection of Channels channels by the centred velocity (cu, cv, cw) over
 /// one substep: the departure point i - dt*vel/h lies within one voxel of i (the caller keeps
 /// the CFL number <= 1), so trilinear interpolation takes its 8 weights from the 27 box taps.
 /// Inactive taps read the voxel's own value. Needs a box resolver.
+template <int Channels = AdvectedChannels>
 struct Advect {
     const float* cu;
     const float* cv;
     const float* cw;
     float dtOverH;
-    int channels;
-    const float* in[AdvectedChannels];
-    float* out[AdvectedChannels];
+    const float* in[Channels];
+    float* out[Channels];
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
@@ -229,18 +229,18 @@ struct Advect {
         axisWeights(-dtOverH * cu[i], wx);
         axisWeights(-dtOverH * cv[i], wy);
         axisWeights(-dtOverH * cw[i], wz);
-        float acc[AdvectedChannels] = {};
+        float acc[Channels] = {};
         taps([&](int tap, uint64_t n) {
             // (indexing puts the weights in local memory; selects measured slower: 2.90 against
             // 2.40 ms per step on the 4.2M plume, H200)
             const float weight = wx[tap / 9] * wy[(tap / 3) % 3] * wz[tap % 3];
-            if (weight == 0.f) return; // at least 19 of the 27 taps: skip their 5 loads each
+            if (weight == 0.f) return; // at least 19 of the 27 taps: skip their loads
             const uint64_t src = n ? n : i;
-            for (int ch = 0; ch < AdvectedChannels; ++ch)
-                if (ch < channels) acc[ch] += weight * in[ch][src];
+            for (int ch = 0; ch < Channels; ++ch)
+                acc[ch] += weight * in[ch][src];
         });
-        for (int ch = 0; ch < AdvectedChannels; ++ch)
-            if (ch < channels) out[ch][i] = acc[ch];
+        for (int ch = 0; ch < Channels; ++ch)
+            out[ch][i] = acc[ch];
     }
     /// Linear weights over offsets -1, 0, +1 of a point at offset d in [-1, 1].
     __hostdev__ static void axisWeights(float d, float (&wt)[3])

@@ -53,7 +53,7 @@ TEST(Smoke, AdvectionTranslatesABlobWithTheFlow)
     std::vector<float> rho = scene.temperature, out(n), cu(n, 0.5f), zero(n, 0.f);
     solver::HostExec exec;
     for (int s = 0; s < 20; ++s) {
-        solver::Advect a{cu.data(), zero.data(), zero.data(), 1.f, 1, {rho.data()}, {out.data()}};
+        solver::Advect<1> a{cu.data(), zero.data(), zero.data(), 1.f, {rho.data()}, {out.data()}};
         exec.stencil<7, Resolver::forEachBoxStencilCached>(view, a);
         std::swap(rho, out);
     }

@@ -1,7 +1,8 @@
 // The cached resolvers: the thread block stages, for each leaf it spans, the indices of
-// the neighbour leaves a tap can reach; each tap is then a lookup in one leaf. The cross's
-// taps inside the voxel's own leaf skip even that: three mask words and popcounts give their
-// index relative to the voxel's own (InLeafNeighbourhood).
+// the neighbour leaves a tap can reach; each tap is then a lookup in one leaf. The box reads
+// the mask word of an x-slice once for its 9 taps (SliceWord). The cross's taps inside the
+// voxel's own leaf skip even the table: three mask words and popcounts give their index
+// relative to the voxel's own (InLeafNeighbourhood).
 //
 // Each form is stage + barrier + resolve. `stage...Table` and `...Resolve` are
 // __hostdev__: the CUDA forms at the bottom call stage (all threads), __syncthreads(),
@@ -92,6 +93,26 @@ struct InLeafNeighbourhood {
     }
 };
 
+/// One x-slice word of a leaf's value mask with the value index its first set bit would
+/// have: the index of an active bit b of the slice is base + (set bits below b). An absent
+/// leaf reads as an empty word. Thread-local.
+struct SliceWord {
+    uint64_t w, base;
+    /// Value index of bit b (0 when inactive).
+    __hostdev__ uint64_t index(uint32_t b) const
+    {
+        return (w >> b) & 1u ? base + popcount64(w & ((uint64_t(1) << b) - 1)) : 0;
+    }
+};
+
+/// Slice xw of leaf leafId of the leaf array (AbsentLeaf: an empty word). Thread-local.
+__hostdev__ inline SliceWord sliceWord(const IndexLeaf* leafArray, uint32_t leafId, uint32_t xw)
+{
+    if (leafId == AbsentLeaf) return {0, 0};
+    const auto* d = leafArray[leafId].data();
+    return {d->mValueMask.words()[xw], d->firstOffset() + (xw ? (d->mPrefixSum >> (9u * (xw - 1))) & 511u : 0u)};
+}
+
 // ------------------------------------------------------------------------------- box
 
 /// Fills the box table for the block's spanned leaves. Thread `thread` of `threadCount`
@@ -128,15 +149,43 @@ __hostdev__ inline void forEachBoxStencilCachedResolve(const IndexGrid* grid, ui
         return;
     }
     const uint32_t* row = table.leaf[leafIndex - firstLeafID];
+    const IndexLeaf* const leafArray = leaves(grid);
     const int x = voxelOffset >> 6, y = (voxelOffset >> 3) & 7, z = voxelOffset & 7;
-    const auto neighbour = [row](int lx, int ly, int lz) { return row[lx * 9 + ly * 3 + lz]; };
-    // Every tap takes the same path (the table's centre column is the leaf itself): with 27
-    // taps per voxel, a per-tap in-leaf shortcut costs more in divergence than it saves.
-    int tap = 0;
-    for (int di = -1; di <= 1; ++di)
-        for (int dj = -1; dj <= 1; ++dj)
-            for (int dk = -1; dk <= 1; ++dk, ++tap)
-                f(tap, cachedTapIndex(grid, x + di, y + dj, z + dk, neighbour));
+    // The 9 taps of an x-slice lie in one mask word of at most four leaves: the slice's own
+    // (lx, 1, 1), its y-edge and z-edge neighbours, and the leaf diagonal to both. Each word
+    // is read once per slice (a neighbour the voxel does not reach reads the own leaf's word
+    // again, so every lane runs the same code); each tap is then a bit test and a popcount.
+    const uint32_t yE = y == 0 ? 0u : 2u, zE = z == 0 ? 0u : 2u;
+    const bool yEdge = y == 0 || y == 7, zEdge = z == 0 || z == 7;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int di = -1; di <= 1; ++di) {
+        const int xs = x + di;
+        const uint32_t xw = uint32_t(xs) & 7u;
+        const uint32_t* col = row + (uint32_t(xs + 8) >> 3) * 9;
+        const uint32_t own = col[4];
+        const SliceWord v11 = sliceWord(leafArray, own, xw);
+        const SliceWord vY = sliceWord(leafArray, yEdge ? col[yE * 3 + 1] : own, xw);
+        const SliceWord vZ = sliceWord(leafArray, zEdge ? col[3 + zE] : own, xw);
+        const SliceWord vYZ = sliceWord(leafArray, yEdge && zEdge ? col[yE * 3 + zE] : own, xw);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+        for (int dj = -1; dj <= 1; ++dj) {
+            const bool outY = dj < 0 ? y == 0 : dj > 0 ? y == 7 : false;
+            const SliceWord m = outY ? vY : v11, e = outY ? vYZ : vZ;
+            const uint32_t rowBit = (uint32_t(y + dj) & 7u) * 8u;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+            for (int dk = -1; dk <= 1; ++dk) {
+                const bool outZ = dk < 0 ? z == 0 : dk > 0 ? z == 7 : false;
+                const SliceWord v = outZ ? e : m;
+                f((di + 1) * 9 + (dj + 1) * 3 + (dk + 1), v.index(rowBit + (uint32_t(z + dk) & 7u)));
+            }
+        }
+    }
 }
 
 /// Materializes the 27 box taps from a staged table. Thread-local once the table is staged.
