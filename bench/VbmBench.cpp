@@ -337,6 +337,18 @@ int runSolverComparison(const Options& opt)
     std::printf("%d timed steps each (after 3 warm-up), in turns; pressure CG iterations per step: median %.0f "
                 "(%.0f-%.0f), tolerance %.0e relative; max |div u| / max |u| after projection: %.1e\n",
                 opt.steps - 3, its.median, its.min, its.max, a.params().cgTolerance, maxDiv);
+    if (opt.steps > 100) { // the step grows as the plume speeds up: medians over windows of steps
+        std::printf("Step medians by window (default / computeBoxStencil):");
+        const int bounds[] = {4, 31, 101, opt.steps + 1};
+        for (int w = 0; w < 3; ++w) {
+            const size_t a = size_t(bounds[w] - 4), b = size_t(bounds[w + 1] - 4);
+            const std::vector<float> d(total[0].begin() + a, total[0].begin() + b),
+                c(total[1].begin() + a, total[1].begin() + b);
+            std::printf("%s steps %d-%d %s / %s ms", w ? ";" : "", bounds[w], bounds[w + 1] - 1,
+                        fmt(stats(d).median, 3).c_str(), fmt(stats(c).median, 3).c_str());
+        }
+        std::printf("\n");
+    }
     if (!substeps.empty()) {
         const Stats n = stats(substeps), a0 = stats(substepMs[0]), a1 = stats(substepMs[1]);
         std::printf("Advection substeps per step (CFL <= %.2f each): median %.0f (%.0f-%.0f); per substep %s ms "
