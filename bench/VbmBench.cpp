@@ -63,8 +63,10 @@ options:
                        computeBoxStencil everywhere (and the defaults at block width
                        512), stepping them in turns from the same state and checking
                        their fields stay bitwise identical
-  --steps N            solver steps per configuration (default 30, at least 5; the
-                       first 3 are warm-up)
+  --steps N            solver steps per configuration (default 300, at least 5; the
+                       first 3 are warm-up; past 100, medians by window of steps too:
+                       a plume's step grows as it speeds up, so the default reaches
+                       its steady state)
   -h, --help           this text
 
 exit codes: 0 done and all outputs identical, 1 an output differed or a run failed,
@@ -79,7 +81,7 @@ struct Options {
     bool decode = true;
     std::string json;
     std::string solverScene; ///< --solver: time full solver steps of this scene instead
-    int steps = 30;
+    int steps = 300;
 };
 
 struct UsageError : std::runtime_error {
