@@ -24,32 +24,29 @@ __hostdev__ inline uint32_t popcountThrough(uint64_t w, uint32_t bit)
 }
 
 /// Position of the r-th set bit (r counted from 0) of w; w must have more than r set bits.
-/// On the device through __fns on each 32-bit half; on the host a popcount-guided
-/// descent (32, 16, 8 bits) and a short scan, so any compiler and CPU can run it.
-/// Thread-local.
+/// A branch-free descent, one implementation for host and device: at each of six steps keep
+/// the lower half of the window if it holds the bit, else move up. No branch, so the lanes of
+/// a warp never split (the earlier device form, __fns on the half chosen by a branch, ran both
+/// halves' code in most warps; __fns itself is a software sequence on sm_90). Thread-local.
 __hostdev__ inline uint32_t selectInWord(uint64_t w, uint32_t r)
 {
+    const uint32_t nLo = popcount64(w & 0xffffffffu);
+    const bool up = r >= nLo;
+    uint32_t pos = up ? 32u : 0u;
+    uint32_t x = uint32_t(up ? w >> 32 : w);
+    r = up ? r - nLo : r;
 #if defined(__CUDA_ARCH__)
-    const uint32_t lo = uint32_t(w), nLo = uint32_t(__popc(lo));
-    if (r < nLo) return __fns(lo, 0u, int(r + 1));
-    return 32u + __fns(uint32_t(w >> 32), 0u, int(r - nLo + 1));
-#else
-    uint32_t pos = 0;
-    for (uint32_t half = 32; half >= 8; half >>= 1) {
-        const uint32_t n = popcount64(w & ((uint64_t(1) << half) - 1));
-        if (r >= n) {
-            r -= n;
-            w >>= half;
-            pos += half;
-        }
-    }
-    for (;; ++pos, w >>= 1) {
-        if (w & 1) {
-            if (r == 0) return pos;
-            --r;
-        }
-    }
+#pragma unroll
 #endif
+    for (uint32_t half = 16; half > 0; half >>= 1) {
+        const uint32_t low = x & ((1u << half) - 1u);
+        const uint32_t n = popcount64(low);
+        const bool upper = r >= n;
+        r = upper ? r - n : r;
+        x = upper ? x >> half : low;
+        pos += upper ? half : 0u;
+    }
+    return pos;
 }
 
 } // namespace vbm
