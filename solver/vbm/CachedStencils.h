@@ -57,6 +57,14 @@ __hostdev__ inline uint64_t cachedTapIndex(const IndexGrid* grid, int x, int y, 
     return leaves(grid)[id].data()->getValue(uint32_t(((x & 7) << 6) | ((y & 7) << 3) | (z & 7)));
 }
 
+/// Value index the first set bit of mask word xw of a leaf would have: the leaf's first offset
+/// plus the active voxels of words 0..xw-1 (its 9-bit prefix-sum field). Thread-local.
+__hostdev__ inline uint64_t sliceBase(const IndexLeaf& leaf, uint32_t xw)
+{
+    const auto* d = leaf.data();
+    return d->firstOffset() + (xw ? uint32_t(d->mPrefixSum >> (9u * (xw - 1))) & 511u : 0u);
+}
+
 /// The voxel's own x-slice of the leaf mask and its two neighbours (words x-1, x, x+1; 0
 /// outside the leaf), with the voxel's own value index. A neighbour inside the leaf then
 /// needs no prefix sum: its index is the centre's plus the difference of the two voxels'
@@ -76,7 +84,7 @@ struct InLeafNeighbourhood {
         wMinus = x > 0 ? w[x - 1] : 0;
         wPlus = x < 7 ? w[x + 1] : 0;
         belowCentre = popcount64(wSelf & ((uint64_t(1) << centreBit) - 1));
-        centre = d->firstOffset() + belowCentre + (x ? uint32_t(d->mPrefixSum >> (9u * (x - 1))) & 511u : 0u);
+        centre = sliceBase(leaf, x) + belowCentre;
     }
 
     /// Index of the voxel at x-slice x+dx (dx in -1..1, inside the leaf) and in-slice bit `bit`.
@@ -109,8 +117,8 @@ struct SliceWord {
 __hostdev__ inline SliceWord sliceWord(const IndexLeaf* leafArray, uint32_t leafId, uint32_t xw)
 {
     if (leafId == AbsentLeaf) return {0, 0};
-    const auto* d = leafArray[leafId].data();
-    return {d->mValueMask.words()[xw], d->firstOffset() + (xw ? (d->mPrefixSum >> (9u * (xw - 1))) & 511u : 0u)};
+    const IndexLeaf& leaf = leafArray[leafId];
+    return {leaf.data()->mValueMask.words()[xw], sliceBase(leaf, xw)};
 }
 
 // ------------------------------------------------------------------------------- box
