@@ -297,7 +297,7 @@ int runSolverComparison(const Options& opt)
     std::map<std::string, std::vector<float>> ms[3];
     std::vector<float> total[3];
     std::vector<int> iterations;
-    std::vector<float> substeps, substepMs[2]; // advection: substeps per step, ms per substep
+    std::vector<float> substeps; // advection substeps per step (the same in every configuration)
     double maxDiv = 0;
     for (int k = 0; k < opt.steps; ++k) {
         for (int v = 0; v < 3; ++v) {
@@ -309,11 +309,7 @@ int runSolverComparison(const Options& opt)
                 if (v == 0 && p.iterations >= 0) iterations.push_back(p.iterations);
             }
             if (r.divergenceAfter > maxDiv) maxDiv = r.divergenceAfter;
-            if (r.substeps > 0 && v < 2) {
-                if (v == 0) substeps.push_back(float(r.substeps));
-                for (const auto& p : r.phases)
-                    if (p.name == std::string("advection")) substepMs[v].push_back(float(p.ms / r.substeps));
-            }
+            if (v == 0 && r.substeps > 0) substeps.push_back(float(r.substeps));
         }
         std::fprintf(stderr, "\r[vbm-bench] solver step %d/%d   ", k + 1, opt.steps);
     }
@@ -352,6 +348,10 @@ int runSolverComparison(const Options& opt)
         std::printf("\n");
     }
     if (!substeps.empty()) {
+        std::vector<float> substepMs[2]; // advection ms per substep
+        for (int v = 0; v < 2; ++v)
+            for (size_t k = 0; k < substeps.size(); ++k)
+                substepMs[v].push_back(ms[v]["advection"][k] / substeps[k]);
         const Stats n = stats(substeps), a0 = stats(substepMs[0]), a1 = stats(substepMs[1]);
         std::printf("Advection substeps per step (CFL <= %.2f each): median %.0f (%.0f-%.0f); per substep %s ms "
                     "(%s-%s), computeBoxStencil %s ms, %.2fx\n",
