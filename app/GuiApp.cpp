@@ -5,6 +5,7 @@
 #include "GuiApp.h"
 
 #include "CudaInterop.h"
+#include "DeviceQueries.h"
 #include "FieldExport.h"
 #include "GuiCamera.h"
 #include "GuiPanels.h"
@@ -265,7 +266,7 @@ int runGui(const Options& o)
 
     PanelInfo panel;
     panel.device = solverDeviceDescription(s.backend);
-    panel.cudaWhyNot = cudaBackendUnavailableReason();
+    panel.cudaWhyNot = cudaUnavailableReason();
     panel.scenes = builtinSceneNames();
     if (std::find(panel.scenes.begin(), panel.scenes.end(), s.scene) == panel.scenes.end())
         panel.scenes.push_back(s.scene);

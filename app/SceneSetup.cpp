@@ -1,10 +1,7 @@
 // What the headless run and the window share when they set a scene up (see SceneSetup.h).
 #include "SceneSetup.h"
 
-#include "vbm/HostBlockExecutor.h"
-#if VBM_HAVE_CUDA
-#include "DeviceRuns.h"
-#endif
+#include "DeviceQueries.h"
 
 #include <algorithm>
 
@@ -12,7 +9,7 @@ namespace vbm::app {
 
 Backend pickBackend(std::optional<Backend> requested)
 {
-    const std::string cudaWhy = cudaBackendUnavailableReason();
+    const std::string cudaWhy = cudaUnavailableReason();
     if (requested && *requested == Backend::Cuda && !cudaWhy.empty())
         throw UsageError("--backend cuda: the CUDA backend cannot run here (" + cudaWhy + ")");
     if (requested) return *requested;
@@ -21,15 +18,7 @@ Backend pickBackend(std::optional<Backend> requested)
 
 std::string defaultSceneName(Backend backend) { return backend == Backend::Cuda ? "smoke-plume" : "heat-shell"; }
 
-std::string solverDeviceDescription(Backend backend)
-{
-#if VBM_HAVE_CUDA
-    if (backend == Backend::Cuda) return cuda::cudaDeviceDescription();
-#else
-    (void)backend;
-#endif
-    return "CPU, " + std::to_string(hostThreadCount()) + " threads";
-}
+std::string solverDeviceDescription(Backend backend) { return backendDeviceDescription(backend); }
 
 std::string renderFieldName(SimulationKind kind) { return kind == SimulationKind::Smoke ? "density" : "temperature"; }
 

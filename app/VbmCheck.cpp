@@ -1,5 +1,6 @@
 // vbm-check: runs every resolver at every block width over a grid, on the CPU and on the
 // GPU when there is one, and checks every tap of every slot against NanoVDB's ReadAccessor.
+#include "DeviceQueries.h"
 #include "GridFile.h"
 #include "GridGenerators.h"
 #include "TapRuns.h"
@@ -185,7 +186,7 @@ int main(int argc, char** argv)
 
     std::string gpuWhy = "built without CUDA";
 #if VBM_HAVE_CUDA
-    gpuWhy = vbm::cuda::cudaUnavailableReason();
+    gpuWhy = vbm::cudaUnavailableReason();
 #endif
     if (gpu && !gpuWhy.empty()) {
         if (gpuRequired) {
@@ -196,7 +197,7 @@ int main(int argc, char** argv)
         gpu = false;
     }
 #if VBM_HAVE_CUDA
-    if (gpu) std::printf("GPU: %s\n", vbm::cuda::cudaDeviceDescription().c_str());
+    if (gpu) std::printf("GPU: %s\n", vbm::cudaDeviceDescription().c_str());
 #endif
 
     try {

@@ -4,6 +4,7 @@
 #include "BenchKernels.h"
 #include "CudaCheck.h"
 #include "DeviceArray.h"
+#include "DeviceQueries.h"
 #include "DeviceRuns.h"
 #include "GridFile.h"
 #include "GridGenerators.h"
@@ -291,7 +292,7 @@ int runSolverComparison(const Options& opt)
     const vbm::MemoryReport mem = a.memory();
     std::printf("# vbm-bench --solver %s\n\ndevice: %s; commit %s; %llu active voxels, %llu blocks of 128; "
                 "%.1f B/voxel on the device (grid+VBM %.1f, fields %.1f, temporaries %.1f)\n\n",
-                opt.solverScene.c_str(), vbm::cuda::cudaDeviceDescription().c_str(), VBM_GIT_COMMIT,
+                opt.solverScene.c_str(), vbm::cudaDeviceDescription().c_str(), VBM_GIT_COMMIT,
                 (unsigned long long)a.activeVoxels(), (unsigned long long)a.blockCount(), mem.perVoxel(mem.total()),
                 mem.perVoxel(mem.gridAndVbm), mem.perVoxel(mem.fields), mem.perVoxel(mem.temporaries));
     std::map<std::string, std::vector<float>> ms[3];
@@ -397,7 +398,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "vbm-bench: %s\n", e.what());
         return 2;
     }
-    const std::string why = vbm::cuda::cudaUnavailableReason();
+    const std::string why = vbm::cudaUnavailableReason();
     if (!why.empty()) {
         std::fprintf(stderr, "vbm-bench: needs a CUDA GPU, and this machine has %s\n", why.c_str());
         return 2;
@@ -426,7 +427,7 @@ int main(int argc, char** argv)
             }
         }
 
-        const std::string device = vbm::cuda::cudaDeviceDescription();
+        const std::string device = vbm::cudaDeviceDescription();
         std::printf("# vbm-bench\n\ndevice: %s; commit %s; %d warm-up + %d timed rounds, interleaved; median ms "
                     "(min-max)\n\n",
                     device.c_str(), VBM_GIT_COMMIT, opt.warmup, opt.rounds);

@@ -6,48 +6,14 @@
 
 #include "CudaCheck.h"
 #include "DeviceArray.h"
-#include "VbmView.h"
-#include "vbm/DecodeInverseMap.h"
-#include "vbm/NanoVdbReferencePath.cuh"
-#include "vbm/ResolverDispatch.h"
+#include "vbm/BlockSkeleton.h"
+#include "vbm/VbmView.h"
 
 #include <algorithm>
 #include <map>
 #include <vector>
 
 namespace vbm::solver {
-
-/// Runs f(index, taps) for this thread's slot of VBM block blockIdx.x through resolver R,
-/// nothing for a slot past the last voxel. Cooperative: every thread of the block calls it.
-template <int L, Resolver R, typename F>
-__device__ void forThisSlot(const VbmView& v, F&& f)
-{
-    const uint64_t b = blockIdx.x;
-    const uint32_t slot = threadIdx.x;
-    const uint32_t firstLeaf = v.firstLeafID[b];
-    const uint64_t* jm = v.jumpMap + b * BlockLayout<L>::JumpMapLength;
-    const uint64_t blockFirst = v.firstOffset + (b << L);
-    if constexpr (R == Resolver::NanoVDB13) {
-        uint64_t taps[BoxTapCount];
-        if (nanovdbReferenceBoxStencil<L>(v.grid, firstLeaf, jm, blockFirst, taps) == UnusedLeafIndex) return;
-        f(blockFirst + slot, [&](auto&& g) {
-            for (int t = 0; t < BoxTapCount; ++t)
-                g(t, taps[t]);
-        });
-    } else {
-        __shared__ ResolverTable<R> table;
-        uint32_t leafIndex;
-        uint16_t voxelOffset;
-        decodeInverseMap<L>(v.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
-        if constexpr (isCachedResolver(R)) {
-            stageResolverTable<L, R>(v.grid, firstLeaf, jm, table, threadIdx.x, blockDim.x);
-            __syncthreads();
-        }
-        if (leafIndex == UnusedLeafIndex) return;
-        f(blockFirst + slot,
-          [&](auto&& g) { forEachResolvedTap<L, R>(v.grid, firstLeaf, jm, leafIndex, voxelOffset, table, g); });
-    }
-}
 
 /// Programmatic dependent launch (sm_90): a kernel may be launched while the one before it in
 /// the stream is still finishing; it waits here, before reading anything, until that one has
@@ -72,7 +38,7 @@ template <int L, Resolver R, typename Body>
 __global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body body, const double* skip)
 {
     if (skipped(skip)) return;
-    forThisSlot<L, R>(v, [&](uint64_t i, auto&& taps) { body(i, taps); });
+    runThisSlot<L, R>(v, blockIdx.x, [&](const SlotOf& slot, auto&& taps) { body(slot.index, taps); });
 }
 
 /// Sums in groups of SumGroup value indices (a fixed tree per group), the same groups whatever
@@ -86,7 +52,7 @@ __global__ void __launch_bounds__(1 << L)
 {
     if (skipped(skip)) return;
     double s = 0.0;
-    forThisSlot<L, R>(v, [&](uint64_t i, auto&& taps) { s = body(i, taps); });
+    runThisSlot<L, R>(v, blockIdx.x, [&](const SlotOf& slot, auto&& taps) { s = body(slot.index, taps); });
     __shared__ double sh[1 << L];
     sh[threadIdx.x] = s;
     __syncthreads();
@@ -103,13 +69,9 @@ template <int L, typename Body>
 __global__ void __launch_bounds__(1 << L) solverVoxelKernel(VbmView v, Body body, const double* skip)
 {
     if (skipped(skip)) return;
-    const uint64_t b = blockIdx.x;
-    const uint64_t blockFirst = v.firstOffset + (b << L);
-    uint32_t leafIndex;
-    uint16_t voxelOffset;
-    decodeInverseMap<L>(v.grid, v.firstLeafID[b], v.jumpMap + b * BlockLayout<L>::JumpMapLength, blockFirst,
-                        threadIdx.x, leafIndex, voxelOffset);
-    if (leafIndex != UnusedLeafIndex) body(blockFirst + threadIdx.x, leafIndex, voxelOffset);
+    // decode only: a plain resolver stages nothing, and its taps are never asked for
+    runThisSlot<L, Resolver::computeCrossStencil>(
+        v, blockIdx.x, [&](const SlotOf& s, auto&&) { body(s.index, s.leafIndex, s.voxelOffset); });
 }
 
 template <typename Body>

@@ -4,10 +4,9 @@
 // handed to a finish functor, replay), so SolverCore runs unchanged on both.
 #pragma once
 
-#include "VbmView.h"
-#include "vbm/DecodeInverseMap.h"
-#include "vbm/HostBlockExecutor.h"
-#include "vbm/ResolverDispatch.h"
+#include "ResolverRules.h"
+#include "vbm/BlockSkeleton.h"
+#include "vbm/VbmView.h"
 
 #include <algorithm>
 #include <chrono>
@@ -79,16 +78,9 @@ public:
     void voxels(const VbmView& v, const Body& body)
     {
         if (skipped()) return;
-        forEachBlockOnHost(0, v.blockCount, [&](uint64_t b) {
-            const uint64_t* jm = v.jumpMap + b * BlockLayout<L>::JumpMapLength;
-            const uint64_t blockFirst = v.firstOffset + (b << L);
-            for (uint32_t slot = 0; slot < uint32_t(1 << L); ++slot) {
-                uint32_t leafIndex;
-                uint16_t voxelOffset;
-                decodeInverseMap<L>(v.grid, v.firstLeafID[b], jm, blockFirst, slot, leafIndex, voxelOffset);
-                if (leafIndex != UnusedLeafIndex) body(blockFirst + slot, leafIndex, voxelOffset);
-            }
-        });
+        // decode only: a plain resolver stages nothing, and its taps are never asked for
+        forEachSlotOnHost<L, Resolver::computeCrossStencil>(
+            v, 0, v.blockCount, [&](const SlotOf& s, auto&&) { body(s.index, s.leafIndex, s.voxelOffset); });
     }
 
     /// Runs an element body for every value index in [1, n).
@@ -163,31 +155,14 @@ public:
 private:
     bool skipped() const { return mSkip && *mSkip != 0.0; }
 
-    /// f(index, taps) for every active voxel, blocks spread over the cores.
+    /// f(index, taps) for every active voxel, blocks spread over the cores (the host block skeleton).
     template <int L, Resolver R, typename F>
     void forEachSlot(const VbmView& v, F&& f)
     {
-        if constexpr (R == Resolver::NanoVDB13) {
-            throw std::invalid_argument("NanoVDB13 is NanoVDB's CUDA-only reference path: pick another resolver "
-                                        "on the CPU backend");
-        } else {
-            forEachBlockOnHost(0, v.blockCount, [&](uint64_t b) {
-                const uint32_t firstLeaf = v.firstLeafID[b];
-                const uint64_t* jm = v.jumpMap + b * BlockLayout<L>::JumpMapLength;
-                const uint64_t blockFirst = v.firstOffset + (b << L);
-                ResolverTable<R> table;
-                stageResolverTable<L, R>(v.grid, firstLeaf, jm, table, 0, 1);
-                for (uint32_t slot = 0; slot < uint32_t(1 << L); ++slot) {
-                    uint32_t leafIndex;
-                    uint16_t voxelOffset;
-                    decodeInverseMap<L>(v.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
-                    if (leafIndex == UnusedLeafIndex) continue;
-                    f(blockFirst + slot, [&](auto&& g) {
-                        forEachResolvedTap<L, R>(v.grid, firstLeaf, jm, leafIndex, voxelOffset, table, g);
-                    });
-                }
-            });
-        }
+        if constexpr (R == Resolver::NanoVDB13)
+            throw std::invalid_argument(resolverUnavailableReason(R, Backend::Cpu, StepKind::Laplacian));
+        else
+            forEachSlotOnHost<L, R>(v, 0, v.blockCount, [&](const SlotOf& s, auto&& taps) { f(s.index, taps); });
     }
 
     template <typename F>

@@ -1,6 +1,8 @@
 // The solver facade (see Solver.h).
 #include "Solver.h"
 
+#include "DeviceQueries.h"
+
 #include <stdexcept>
 
 namespace vbm {
@@ -10,11 +12,13 @@ std::unique_ptr<SolverBackend> makeCudaSolver(const Scene&, StencilChoice)
 {
     throw std::runtime_error("this build has no CUDA backend (no nvcc was found): use --backend cpu");
 }
-std::string cudaBackendUnavailableReason() { return "this build has no CUDA backend"; }
 #endif
 
 Solver::Solver(const Scene& scene, Backend backend, StencilChoice choice) : mBackend(backend), mKind(scene.kind)
 {
+    if (backend == Backend::Cuda)
+        if (const std::string why = cudaUnavailableReason(); !why.empty())
+            throw std::runtime_error("the CUDA backend cannot run here: " + why + "; use --backend cpu");
     mImpl = backend == Backend::Cuda ? makeCudaSolver(scene, choice) : makeCpuSolver(scene, choice);
 }
 

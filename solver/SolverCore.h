@@ -7,7 +7,7 @@
 #include "Scene.h"
 #include "SolverKernels.h"
 #include "SolverTypes.h"
-#include "VbmView.h"
+#include "vbm/VbmView.h"
 #include "vbm/BuildVoxelBlockManager.h"
 #include "vbm/Resolver.h"
 

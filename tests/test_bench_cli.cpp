@@ -1,5 +1,5 @@
 // vbm-bench's command line: help, bad usage, unreadable grids, and no GPU (exit code 2).
-#include "DeviceRuns.h"
+#include "DeviceQueries.h"
 #include "RunCommand.h"
 
 #include <gtest/gtest.h>
@@ -50,7 +50,7 @@ TEST(VbmBenchCli, UnreadableGridFileGivesExitCode2NamingIt)
 // is one, a short run on the small shell completes with every output identical.
 TEST(VbmBenchCli, RunsOnAGpuOrSaysThereIsNone)
 {
-    const std::string why = vbm::cuda::cudaUnavailableReason();
+    const std::string why = vbm::cudaUnavailableReason();
     const CommandResult r = bench("--grid small --channels 1 --widths 128 --warmup 0 --no-decode");
     if (!why.empty()) {
         EXPECT_EQ(r.code, 2) << r.out;

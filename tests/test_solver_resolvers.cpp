@@ -1,6 +1,7 @@
 // Every resolver and both block widths give bitwise the same fields after N steps (CPU here;
 // the Gpu variant runs on the CUDA backend and is skipped without a GPU), and switching the
 // resolver between steps changes nothing.
+#include "DeviceQueries.h"
 #include "Solver.h"
 
 #include <gtest/gtest.h>
@@ -62,7 +63,7 @@ void expectSameHashForEveryChoice(const Scene& scene, Backend b, int steps)
 
 bool gpuMissing(std::string& why)
 {
-    why = cudaBackendUnavailableReason();
+    why = cudaUnavailableReason();
     return !why.empty();
 }
 

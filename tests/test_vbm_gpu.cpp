@@ -1,6 +1,7 @@
 // The VBM layer on the GPU (test names start with Gpu; skipped where there is no CUDA GPU):
 // build and decode equal NanoVDB 13.0.0's own, every resolver byte-exact against the
 // ReadAccessor, plain forms from half-empty blocks, consumers bitwise equal across resolvers.
+#include "DeviceQueries.h"
 #include "DeviceRuns.h"
 #include "GridGenerators.h"
 #include "TapRuns.h"
@@ -40,7 +41,7 @@ const GpuGrid& cachedGrid(int i)
 
 #define SKIP_WITHOUT_GPU()                                                                                             \
     do {                                                                                                               \
-        const std::string why = cuda::cudaUnavailableReason();                                                         \
+        const std::string why = cudaUnavailableReason();                                                               \
         if (!why.empty()) GTEST_SKIP() << "GPU test skipped: " << why;                                                 \
     } while (0)
 
@@ -85,17 +86,19 @@ TEST_P(GpuVbm, EveryResolverMatchesReadAccessorAndHost)
 {
     SKIP_WITHOUT_GPU();
     const VbmMetadata m = buildVbmOnHost(g().grid(), log2Width());
-    for (Resolver r : AllResolvers) {
-        SCOPED_TRACE(resolverName(r));
-        const auto taps = cuda::resolveTapsOnDevice(*g().device, m, r, 0, m.extent.blockCount);
-        const CheckResult c = checkTaps(g().grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps);
-        EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
-        EXPECT_EQ(c.checkedSlots, g().grid()->activeVoxelCount());
-        if (r != Resolver::NanoVDB13) {
-            const auto host = resolveTapsOnHost(g().grid(), m, r, 0, m.extent.blockCount);
-            EXPECT_EQ(0, std::memcmp(taps.data(), host.data(), taps.size() * sizeof(uint64_t)));
+    for (cuda::DeviceTapPath path : {cuda::DeviceTapPath::Skeleton, cuda::DeviceTapPath::PublicApi})
+        for (Resolver r : AllResolvers) {
+            SCOPED_TRACE(std::string(resolverName(r)) +
+                         (path == cuda::DeviceTapPath::Skeleton ? ", skeleton" : ", API"));
+            const auto taps = cuda::resolveTapsOnDevice(*g().device, m, r, 0, m.extent.blockCount, path);
+            const CheckResult c = checkTaps(g().grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps);
+            EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
+            EXPECT_EQ(c.checkedSlots, g().grid()->activeVoxelCount());
+            if (r != Resolver::NanoVDB13) {
+                const auto host = resolveTapsOnHost(g().grid(), m, r, 0, m.extent.blockCount);
+                EXPECT_EQ(0, std::memcmp(taps.data(), host.data(), taps.size() * sizeof(uint64_t)));
+            }
         }
-    }
 }
 
 TEST_P(GpuVbm, PlainFormsWorkWhenHalfTheThreadsReturnedEarly)
@@ -105,7 +108,8 @@ TEST_P(GpuVbm, PlainFormsWorkWhenHalfTheThreadsReturnedEarly)
     for (Resolver r : VbmResolvers) {
         if (!isDivergentSafe(r)) continue;
         SCOPED_TRACE(resolverName(r));
-        const auto taps = cuda::resolveTapsOnDevice(*g().device, m, r, 0, m.extent.blockCount, true);
+        const auto taps =
+            cuda::resolveTapsOnDevice(*g().device, m, r, 0, m.extent.blockCount, cuda::DeviceTapPath::PublicApiOddIdle);
         const CheckResult c = checkTaps(g().grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps, true);
         EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
         EXPECT_GT(c.checkedSlots, 0u);

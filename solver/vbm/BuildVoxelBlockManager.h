@@ -3,6 +3,7 @@
 // the same words as NanoVDB 13.0.0's buildVoxelBlockManager.
 #pragma once
 
+#include "VbmView.h"
 #include "VoxelBlockManager.h"
 
 #include <atomic>
@@ -98,6 +99,17 @@ struct VbmMetadata {
     std::vector<uint32_t> firstLeafID; ///< one per block
     std::vector<uint64_t> jumpMap;     ///< BlockWidth/64 words per block
 };
+
+/// A view of host metadata over `grid` (both must outlive it).
+inline VbmView hostView(const IndexGrid* grid, const VbmMetadata& m)
+{
+    return {grid,
+            m.firstLeafID.data(),
+            m.jumpMap.data(),
+            m.extent.firstOffset,
+            m.extent.blockCount,
+            m.extent.lastOffset + 1};
+}
 
 /// Builds the metadata on the host. The grid must satisfy checkVbmGrid().
 template <int Log2BlockWidth>

@@ -1,9 +1,8 @@
 // Host runs and checks of the resolvers (see TapRuns.h).
 #include "TapRuns.h"
 
-#include "vbm/DecodeInverseMap.h"
-#include "vbm/HostBlockExecutor.h"
-#include "vbm/ResolverDispatch.h"
+#include "ResolverRules.h"
+#include "vbm/BlockSkeleton.h"
 #include "vbm/SidecarConsumers.h"
 
 #include <atomic>
@@ -16,32 +15,11 @@ namespace vbm {
 
 namespace {
 
-template <int L, Resolver R, typename SlotFn>
-void forEachResolvedSlotOnHost(const IndexGrid* grid, const VbmMetadata& vbm, uint64_t blockBegin, uint64_t blockEnd,
-                               SlotFn&& slotFn)
-{
-    using Layout = BlockLayout<L>;
-    forEachBlockOnHost(blockBegin, blockEnd, [&](uint64_t b) {
-        const uint32_t firstLeaf = vbm.firstLeafID[b];
-        const uint64_t* jumpMap = vbm.jumpMap.data() + b * Layout::JumpMapLength;
-        const uint64_t blockFirstOffset = vbm.extent.firstOffset + (b << L);
-        ResolverTable<R> table;
-        stageResolverTable<L, R>(grid, firstLeaf, jumpMap, table, 0, 1);
-        for (uint32_t slot = 0; slot < uint32_t(Layout::BlockWidth); ++slot) {
-            uint32_t leafIndex;
-            uint16_t voxelOffset;
-            decodeInverseMap<L>(grid, firstLeaf, jumpMap, blockFirstOffset, slot, leafIndex, voxelOffset);
-            slotFn(b, slot, blockFirstOffset, [&](auto&& f) {
-                forEachResolvedTap<L, R>(grid, firstLeaf, jumpMap, leafIndex, voxelOffset, table, f);
-            });
-        }
-    });
-}
-
 template <typename Fn>
 decltype(auto) withOurResolver(Resolver r, Fn&& fn)
 {
-    if (r == Resolver::NanoVDB13) throw std::invalid_argument("NanoVDB13 runs only on the GPU");
+    if (const std::string why = resolverUnavailableReason(r, Backend::Cpu, StepKind::Laplacian); !why.empty())
+        throw std::invalid_argument(why);
     return withResolver(r, [&](auto tag) {
         if constexpr (decltype(tag)::value == Resolver::NanoVDB13)
             return fn(ResolverTag<Resolver::computeBoxStencil>{});
@@ -81,12 +59,13 @@ std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata
     const int taps = tapCount(r);
     const uint64_t width = uint64_t(1) << vbm.log2BlockWidth;
     std::vector<uint64_t> out((blockEnd - blockBegin) * width * taps, PoisonTap);
+    const VbmView view = hostView(grid, vbm);
     withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
         withOurResolver(r, [&](auto tag) {
-            constexpr int L = decltype(l)::value;
-            forEachResolvedSlotOnHost<L, decltype(tag)::value>(
-                grid, vbm, blockBegin, blockEnd, [&](uint64_t b, uint32_t slot, uint64_t, auto&& resolve) {
-                    uint64_t* dst = out.data() + ((b - blockBegin) * width + slot) * taps;
+            forEachSlotOnHost<decltype(l)::value, decltype(tag)::value>(
+                view, blockBegin, blockEnd, [&](const SlotOf& s, auto&& resolve) {
+                    const uint64_t slot = s.index - vbm.extent.firstOffset - blockBegin * width;
+                    uint64_t* dst = out.data() + slot * taps;
                     resolve([dst](int tap, uint64_t index) { dst[tap] = index; });
                 });
         });
@@ -217,25 +196,22 @@ namespace {
 template <int C, int L, Resolver R>
 void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, bool laplacian, const float* sidecar, float* out)
 {
-    forEachResolvedSlotOnHost<L, R>(grid, vbm, 0, vbm.extent.blockCount,
-                                    [&](uint64_t, uint32_t slot, uint64_t blockFirstOffset, auto&& resolve) {
-                                        const uint64_t index = blockFirstOffset + slot;
-                                        if (index > vbm.extent.lastOffset) return;
-                                        float* dst = out + index * C;
-                                        if (laplacian) {
-                                            CrossLaplacian<C, isBoxResolver(R)> lap{sidecar};
-                                            resolve(lap);
-                                            float v[C];
-                                            lap.evaluate(v);
-                                            for (int ch = 0; ch < C; ++ch)
-                                                dst[ch] = v[ch];
-                                        } else {
-                                            BoxSumAccumulator<C> sum{sidecar};
-                                            resolve(sum);
-                                            for (int ch = 0; ch < C; ++ch)
-                                                dst[ch] = sum.acc[ch];
-                                        }
-                                    });
+    forEachSlotOnHost<L, R>(hostView(grid, vbm), 0, vbm.extent.blockCount, [&](const SlotOf& s, auto&& resolve) {
+        float* dst = out + s.index * C;
+        if (laplacian) {
+            CrossLaplacian<C, isBoxResolver(R)> lap{sidecar};
+            resolve(lap);
+            float v[C];
+            lap.evaluate(v);
+            for (int ch = 0; ch < C; ++ch)
+                dst[ch] = v[ch];
+        } else {
+            BoxSumAccumulator<C> sum{sidecar};
+            resolve(sum);
+            for (int ch = 0; ch < C; ++ch)
+                dst[ch] = sum.acc[ch];
+        }
+    });
 }
 
 template <int C>

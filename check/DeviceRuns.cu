@@ -2,13 +2,10 @@
 #include "DeviceRuns.h"
 
 #include "DeviceArray.h"
+#include "vbm/BlockSkeleton.h"
 #include "vbm/BuildVoxelBlockManager.cuh"
 #include "vbm/CachedStencils.h"
-#include "vbm/DecodeInverseMap.h"
-#include "vbm/NanoVdbReferencePath.cuh"
-#include "vbm/ResolverDispatch.h"
 #include "vbm/SidecarConsumers.h"
-#include "vbm/TreeWalkStencils.h"
 
 #include <nanovdb/tools/cuda/VoxelBlockManager.cuh>
 
@@ -47,99 +44,96 @@ __global__ void nanovdbDecodeKernel(const IndexGrid* grid, const uint32_t* first
     voxelOffset[(b << L) + threadIdx.x] = sVoxel[threadIdx.x];
 }
 
-// Resolver R through its public device API; taps of slot s go to out[s*T .. s*T+T).
+// Resolver R through the block skeleton, as the solver and the bench run it; taps of slot s of
+// the run go to out[s*T .. s*T+T).
 template <int L, Resolver R>
-__global__ void resolveTapsKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
-                                  uint64_t firstOffset, uint64_t blockBegin, bool oddSlotsIdle, uint64_t* out)
+__global__ void skeletonTapsKernel(VbmView v, uint64_t blockBegin, uint64_t* out)
+{
+    constexpr int T = tapCount(R);
+    const uint64_t first = v.firstOffset + (blockBegin << L);
+    runThisSlot<L, R>(v, blockBegin + blockIdx.x, [&](const SlotOf& s, auto&& taps) {
+        uint64_t* dst = out + (s.index - first) * T;
+        taps([dst](int tap, uint64_t index) { dst[tap] = index; });
+    });
+}
+
+// Resolver R through the entry point a user calls (docs/vbm.md): the cached forms' cooperative
+// wrappers, the plain forms from threads that may have diverged (with oddSlotsIdle, odd
+// threads return before they decode). Not the block skeleton: this checks the API itself.
+template <int L, Resolver R>
+__global__ void publicApiTapsKernel(VbmView v, uint64_t blockBegin, bool oddSlotsIdle, uint64_t* out)
 {
     constexpr int T = tapCount(R);
     constexpr int W = BlockLayout<L>::BlockWidth;
     const uint64_t b = blockBegin + blockIdx.x;
     const uint32_t slot = threadIdx.x;
-    const uint32_t firstLeaf = firstLeafID[b];
-    const uint64_t* jm = jumpMap + b * BlockLayout<L>::JumpMapLength;
+    const uint32_t firstLeaf = v.firstLeafID[b];
+    const uint64_t* jm = v.jumpMap + b * BlockLayout<L>::JumpMapLength;
+    const uint64_t blockFirst = v.firstOffset + (b << L);
     uint64_t* dst = out + (uint64_t(blockIdx.x) * W + slot) * T;
     auto& dstArray = *reinterpret_cast<uint64_t(*)[T]>(dst);
-
+    const auto write = [dst](int tap, uint64_t index) { dst[tap] = index; };
+    uint16_t voxelOffset;
     if constexpr (R == Resolver::NanoVDB13) {
-        nanovdbReferenceBoxStencil<L>(grid, firstLeaf, jm, firstOffset + (b << L), dstArray);
+        nanovdbReferenceBoxStencil<L>(v.grid, firstLeaf, jm, blockFirst, dstArray, voxelOffset);
     } else if constexpr (isCachedResolver(R)) {
         __shared__ ResolverTable<R> table;
         uint32_t leafIndex;
-        uint16_t voxelOffset;
-        decodeInverseMap<L>(grid, firstLeaf, jm, firstOffset + (b << L), slot, leafIndex, voxelOffset);
+        decodeInverseMap<L>(v.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
         if constexpr (R == Resolver::computeBoxStencilCached)
-            computeBoxStencilCached<L>(grid, firstLeaf, jm, leafIndex, voxelOffset, table, dstArray);
+            computeBoxStencilCached<L>(v.grid, firstLeaf, jm, leafIndex, voxelOffset, table, dstArray);
         else if constexpr (R == Resolver::forEachBoxStencilCached)
-            forEachBoxStencilCached<L>(grid, firstLeaf, jm, leafIndex, voxelOffset, table,
-                                       [dst](int tap, uint64_t index) { dst[tap] = index; });
+            forEachBoxStencilCached<L>(v.grid, firstLeaf, jm, leafIndex, voxelOffset, table, write);
         else
-            computeCrossStencilCached<L>(grid, firstLeaf, jm, leafIndex, voxelOffset, table, dstArray);
+            computeCrossStencilCached<L>(v.grid, firstLeaf, jm, leafIndex, voxelOffset, table, dstArray);
     } else {
         if (oddSlotsIdle && (slot & 1)) return; // divergent-safe forms: half the threads leave now
         uint32_t leafIndex;
-        uint16_t voxelOffset;
-        decodeInverseMap<L>(grid, firstLeaf, jm, firstOffset + (b << L), slot, leafIndex, voxelOffset);
+        decodeInverseMap<L>(v.grid, firstLeaf, jm, blockFirst, slot, leafIndex, voxelOffset);
         if constexpr (R == Resolver::computeBoxStencil)
-            computeBoxStencil(grid, leafIndex, voxelOffset, dstArray);
+            computeBoxStencil(v.grid, leafIndex, voxelOffset, dstArray);
         else if constexpr (R == Resolver::forEachBoxStencil)
-            forEachBoxStencil(grid, leafIndex, voxelOffset, [dst](int tap, uint64_t index) { dst[tap] = index; });
+            forEachBoxStencil(v.grid, leafIndex, voxelOffset, write);
         else
-            computeCrossStencil(grid, leafIndex, voxelOffset, dstArray);
+            computeCrossStencil(v.grid, leafIndex, voxelOffset, dstArray);
     }
 }
 
-// Sidecar consumer (box sum or Laplacian) over C channels through resolver R.
+// Sidecar consumer (box sum or Laplacian) over C channels through resolver R, by the block skeleton.
 template <int L, Resolver R, int C, bool Laplacian>
-__global__ void consumerKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
-                               uint64_t firstOffset, const float* sidecar, float* out)
+__global__ void consumerKernel(VbmView v, const float* sidecar, float* out)
 {
-    const uint64_t b = blockIdx.x;
-    const uint32_t slot = threadIdx.x;
-    const uint32_t firstLeaf = firstLeafID[b];
-    const uint64_t* jm = jumpMap + b * BlockLayout<L>::JumpMapLength;
-    const uint64_t index = firstOffset + (b << L) + slot;
-    uint32_t leafIndex;
-    uint16_t voxelOffset;
-    BoxSumAccumulator<C> sum{sidecar};
-    CrossLaplacian<C, isBoxResolver(R)> lap{sidecar};
-    auto consume = [&](int tap, uint64_t i) {
-        if constexpr (Laplacian)
-            lap(tap, i);
-        else
-            sum(tap, i);
-    };
-    if constexpr (R == Resolver::NanoVDB13) {
-        uint64_t taps[27];
-        leafIndex = nanovdbReferenceBoxStencil<L>(grid, firstLeaf, jm, firstOffset + (b << L), taps);
-        if (leafIndex != UnusedLeafIndex)
-            for (int t = 0; t < 27; ++t)
-                consume(t, taps[t]);
-    } else {
-        __shared__ ResolverTable<R> table;
-        decodeInverseMap<L>(grid, firstLeaf, jm, firstOffset + (b << L), slot, leafIndex, voxelOffset);
-        if constexpr (isCachedResolver(R)) {
-            stageResolverTable<L, R>(grid, firstLeaf, jm, table, threadIdx.x, blockDim.x);
-            __syncthreads();
+    runThisSlot<L, R>(v, blockIdx.x, [&](const SlotOf& s, auto&& taps) {
+        float* dst = out + s.index * C;
+        if constexpr (Laplacian) {
+            CrossLaplacian<C, isBoxResolver(R)> lap{sidecar};
+            taps(lap);
+            float value[C];
+            lap.evaluate(value);
+            for (int ch = 0; ch < C; ++ch)
+                dst[ch] = value[ch];
+        } else {
+            BoxSumAccumulator<C> sum{sidecar};
+            taps(sum);
+            for (int ch = 0; ch < C; ++ch)
+                dst[ch] = sum.acc[ch];
         }
-        forEachResolvedTap<L, R>(grid, firstLeaf, jm, leafIndex, voxelOffset, table, consume);
-    }
-    if (leafIndex == UnusedLeafIndex) return;
-    if constexpr (Laplacian) {
-        float v[C];
-        lap.evaluate(v);
-        for (int ch = 0; ch < C; ++ch)
-            out[index * C + ch] = v[ch];
-    } else {
-        for (int ch = 0; ch < C; ++ch)
-            out[index * C + ch] = sum.acc[ch];
-    }
+    });
 }
 
 struct DeviceVbm {
     DeviceArray<uint32_t> firstLeafID;
     DeviceArray<uint64_t> jumpMap;
     explicit DeviceVbm(const VbmMetadata& m) : firstLeafID(m.firstLeafID), jumpMap(m.jumpMap) {}
+    VbmView view(const DeviceGrid& g, const VbmMetadata& m) const
+    {
+        return {g.grid(),
+                firstLeafID.data(),
+                jumpMap.data(),
+                m.extent.firstOffset,
+                m.extent.blockCount,
+                m.extent.lastOffset + 1};
+    }
 };
 
 void syncAndCheck(const char* what)
@@ -149,27 +143,6 @@ void syncAndCheck(const char* what)
 }
 
 } // namespace
-
-std::string cudaUnavailableReason()
-{
-    int count = 0;
-    const cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        (void)cudaGetLastError();
-        return std::string("no CUDA device (") + cudaGetErrorString(err) + ")";
-    }
-    if (count == 0) return "no CUDA device";
-    return "";
-}
-
-std::string cudaDeviceDescription()
-{
-    int dev = 0;
-    checkCuda(cudaGetDevice(&dev), "cudaGetDevice");
-    cudaDeviceProp p{};
-    checkCuda(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties");
-    return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ")";
-}
 
 struct DeviceGrid::Impl {
     DeviceArray<char> bytes;
@@ -238,7 +211,7 @@ void decodeOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, bool nanovdb
 }
 
 std::vector<uint64_t> resolveTapsOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, Resolver r,
-                                          uint64_t blockBegin, uint64_t blockEnd, bool oddSlotsIdle)
+                                          uint64_t blockBegin, uint64_t blockEnd, DeviceTapPath path)
 {
     return withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
         constexpr int L = decltype(l)::value;
@@ -248,10 +221,13 @@ std::vector<uint64_t> resolveTapsOnDevice(const DeviceGrid& grid, const VbmMetad
             DeviceArray<uint64_t> taps((blockEnd - blockBegin) * (uint64_t(1) << L) * tapCount(R));
             std::vector<uint64_t> poison(taps.size(), 0xdeadbeefcafef00dull);
             taps.upload(poison);
-            if (blockEnd > blockBegin)
-                resolveTapsKernel<L, R><<<unsigned(blockEnd - blockBegin), 1u << L>>>(
-                    grid.grid(), d.firstLeafID.data(), d.jumpMap.data(), vbm.extent.firstOffset, blockBegin,
-                    oddSlotsIdle, taps.data());
+            const VbmView v = d.view(grid, vbm);
+            const unsigned blocks = unsigned(blockEnd - blockBegin);
+            if (blocks && path == DeviceTapPath::Skeleton)
+                skeletonTapsKernel<L, R><<<blocks, 1u << L>>>(v, blockBegin, taps.data());
+            else if (blocks)
+                publicApiTapsKernel<L, R>
+                    <<<blocks, 1u << L>>>(v, blockBegin, path == DeviceTapPath::PublicApiOddIdle, taps.data());
             syncAndCheck("resolver kernel");
             return taps.download();
         });
@@ -275,9 +251,7 @@ std::vector<float> applyConsumerOnDevice(const DeviceGrid& grid, const VbmMetada
                 constexpr Resolver R = decltype(tag)::value;
                 const auto launch = [&](auto c, auto lap) {
                     consumerKernel<L, R, decltype(c)::value, decltype(lap)::value>
-                        <<<unsigned(vbm.extent.blockCount), 1u << L>>>(grid.grid(), d.firstLeafID.data(),
-                                                                       d.jumpMap.data(), vbm.extent.firstOffset,
-                                                                       side.data(), out.data());
+                        <<<unsigned(vbm.extent.blockCount), 1u << L>>>(d.view(grid, vbm), side.data(), out.data());
                 };
                 using One = std::integral_constant<int, 1>;
                 using Eight = std::integral_constant<int, 8>;

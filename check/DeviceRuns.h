@@ -14,11 +14,6 @@
 
 namespace vbm::cuda {
 
-/// "" when a CUDA GPU can be used, else one line saying why not.
-std::string cudaUnavailableReason();
-/// Name and compute capability of the current CUDA device.
-std::string cudaDeviceDescription();
-
 /// An OnIndex grid copied to the GPU.
 class DeviceGrid {
 public:
@@ -44,10 +39,17 @@ VbmMetadata buildVbmOnDevice(const DeviceGrid& grid, const VbmExtent& extent, in
 void decodeOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, bool nanovdbReference,
                     std::vector<uint32_t>& leafIndex, std::vector<uint16_t>& voxelOffset);
 
-/// Taps of blocks [blockBegin, blockEnd), laid out as resolveTapsOnHost's. With oddSlotsIdle,
-/// odd threads return before decoding (plain forms only: they are divergent-safe).
+/// How a device tap run reaches the resolver.
+enum class DeviceTapPath {
+    Skeleton,         ///< the block skeleton (runThisSlot), as the solver and the bench run it
+    PublicApi,        ///< each resolver's documented entry point (the cached forms' cooperative wrappers)
+    PublicApiOddIdle, ///< as PublicApi, odd threads returning before they decode (plain forms only)
+};
+
+/// Taps of blocks [blockBegin, blockEnd), laid out as resolveTapsOnHost's.
 std::vector<uint64_t> resolveTapsOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, Resolver r,
-                                          uint64_t blockBegin, uint64_t blockEnd, bool oddSlotsIdle = false);
+                                          uint64_t blockBegin, uint64_t blockEnd,
+                                          DeviceTapPath path = DeviceTapPath::Skeleton);
 
 /// As applyConsumerOnHost, on the GPU; NanoVDB13 included. Block widths 128 and 512 only.
 std::vector<float> applyConsumerOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, Resolver r, bool laplacian,

@@ -33,8 +33,6 @@ public:
 std::unique_ptr<SolverBackend> makeCpuSolver(const Scene& scene, StencilChoice choice);
 /// Throws if this build has no CUDA or there is no GPU.
 std::unique_ptr<SolverBackend> makeCudaSolver(const Scene& scene, StencilChoice choice);
-/// "" if the CUDA backend can run here, else why not.
-std::string cudaBackendUnavailableReason();
 
 class Solver {
 public:

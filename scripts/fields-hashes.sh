@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Prints one line per (scene, resolver, block width): the SHA-256 of the .nvdb that
+# `vbm-fluid --headless --export` writes after N steps (every field, bit for bit). Used to show
+# that a change leaves the simulation's results unchanged: run it with the old and the new
+# binary and diff the outputs (docs/architecture.md, "Behaviour kept").
+# Usage: scripts/fields-hashes.sh VBM_FLUID [cpu|cuda] [STEPS_SMALL] [STEPS_LARGE]
+set -euo pipefail
+fluid=${1:?usage: fields-hashes.sh VBM_FLUID [cpu|cuda] [STEPS_SMALL] [STEPS_LARGE]}
+backend=${2:-cpu}
+small=${3:-12}
+large=${4:-3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# The built-in scenes, plus variants that reach the paths the built-ins leave out:
+# vorticity confinement, the Jacobi-preconditioned pressure solve, explicit heat in a box.
+sed 's/^dt 1$/dt 1\nvorticity 0.3/' "$here/assets/scenes/smoke-plume.scene" >"$work/smoke-vorticity.scene"
+sed 's/^cg_tolerance 1e-5$/cg_tolerance 1e-5\npressure_preconditioner jacobi/' \
+  "$here/assets/scenes/smoke-plume.scene" >"$work/smoke-jacobi.scene"
+sed -e 's/^scheme implicit$/scheme explicit/' -e 's/^dt 2$/dt 0.16/' \
+  "$here/assets/scenes/heat-block.scene" >"$work/heat-block-explicit.scene"
+
+resolvers=(computeBoxStencil forEachBoxStencil computeBoxStencilCached forEachBoxStencilCached
+  computeCrossStencil computeCrossStencilCached)
+[ "$backend" = cuda ] && resolvers=(NanoVDB13 "${resolvers[@]}")
+
+for scene in heat-shell heat-block smoke-plume smoke-plume-4m \
+  "$work/smoke-vorticity.scene" "$work/smoke-jacobi.scene" "$work/heat-block-explicit.scene"; do
+  steps=$small
+  [ "$scene" = smoke-plume-4m ] && steps=$large
+  for width in 128 512; do
+    for r in "${resolvers[@]}"; do
+      out="$work/fields.nvdb"
+      "$fluid" --headless --render none --backend "$backend" --scene "$scene" --frames "$steps" \
+        --resolver "$r" --block-width "$width" --export "$out" >"$work/log" 2>&1 \
+        || { cat "$work/log" >&2; echo "fields-hashes: $scene $r $width failed" >&2; exit 1; }
+      echo "$(basename "$scene" .scene) $r w$width steps=$steps $(sha256sum "$out" | cut -c1-16)"
+    done
+  done
+done
