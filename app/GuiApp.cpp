@@ -349,7 +349,7 @@ int runGui(const Options& o)
             s.exportPath.clear();
         }
 
-        const StepReport* step = nullptr;
+        const FrameTimings* step = nullptr;
         if (s.playing || s.stepOnce) {
             step = &sim.solver->step();
             ++sim.steps;

@@ -30,7 +30,7 @@ size_t FrameHistory::phaseIndex(const std::string& name)
     return mPhases.size() - 1;
 }
 
-void FrameHistory::add(const StencilChoice& choice, const StepReport* step, double renderMs)
+void FrameHistory::add(const StencilChoice& choice, const FrameTimings* step, double renderMs)
 {
     Frame f;
     const auto put = [&](const std::string& name, double ms) {
@@ -39,8 +39,8 @@ void FrameHistory::add(const StencilChoice& choice, const StepReport* step, doub
         f.ms[i] += ms;
     };
     if (step) {
-        for (const PhaseTiming& p : step->phases)
-            put(p.name, p.ms);
+        for (const PhaseTime& p : step->phases)
+            put(phaseName(p.phase), p.ms);
         auto it = std::find_if(mConfigs.begin(), mConfigs.end(), [&](const Config& c) {
             return c.choice.laplacian == choice.laplacian && c.choice.advection == choice.advection &&
                    c.choice.log2BlockWidth == choice.log2BlockWidth;
@@ -49,13 +49,11 @@ void FrameHistory::add(const StencilChoice& choice, const StepReport* step, doub
             mConfigs.push_back({choice, choiceLabel(choice), 0, {}, -1, -1});
             it = mConfigs.end() - 1;
         }
-        const size_t stepIndex = phaseIndex("step");
         it->samples.resize(mPhases.size());
-        for (const PhaseTiming& p : step->phases) {
-            it->samples[phaseIndex(p.name)].push_back(p.ms);
+        for (const PhaseTime& p : step->phases) {
+            it->samples[phaseIndex(phaseName(p.phase))].push_back(p.ms);
             if (p.iterations >= 0) it->lastIterations = p.iterations, it->lastResidual = p.residual;
         }
-        it->samples[stepIndex].push_back(step->totalMs);
         ++it->steps;
     }
     put("render", renderMs);

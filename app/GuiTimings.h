@@ -2,6 +2,7 @@
 // each resolver configuration used so far every step's phase times (for the median table).
 #pragma once
 
+#include "FrameTimings.h"
 #include "SolverTypes.h"
 
 #include <cstddef>
@@ -32,7 +33,7 @@ public:
     };
 
     /// Records a frame: the step (or none when paused) with `choice`, and the render time.
-    void add(const StencilChoice& choice, const StepReport* step, double renderMs);
+    void add(const StencilChoice& choice, const FrameTimings* step, double renderMs);
     /// Forgets everything (a new scene has other phases).
     void clear();
 

@@ -190,11 +190,10 @@ int runHeadless(const Options& o)
     for (int frame = 0; frame < o.frames; ++frame) {
         double lastMs = 0;
         for (size_t k = 0; k < solvers.size(); ++k) {
-            const StepReport& r = solvers[k]->step();
+            const FrameTimings& r = solvers[k]->step();
             for (const auto& p : r.phases)
-                rows.push_back({frame, configs[k].name, p.name, p.ms, p.iterations, p.residual});
-            rows.push_back({frame, configs[k].name, "step", r.totalMs, -1, 0});
-            lastMs = r.totalMs;
+                rows.push_back({frame, configs[k].name, phaseName(p.phase), p.ms, p.iterations, p.residual});
+            lastMs = r.stepMs();
         }
         if (renderer) {
             const auto t0 = std::chrono::steady_clock::now();

@@ -302,11 +302,12 @@ int runSolverComparison(const Options& opt)
     double maxDiv = 0;
     for (int k = 0; k < opt.steps; ++k) {
         for (int v = 0; v < 3; ++v) {
-            const vbm::StepReport& r = (v == 0 ? a : v == 1 ? b : c).step();
+            const vbm::FrameTimings& r = (v == 0 ? a : v == 1 ? b : c).step();
             if (k < 3) continue;
-            total[v].push_back(float(r.totalMs));
+            total[v].push_back(float(r.stepMs()));
             for (const auto& p : r.phases) {
-                ms[v][p.name].push_back(float(p.ms));
+                if (p.phase == vbm::Phase::Step) continue;
+                ms[v][vbm::phaseName(p.phase)].push_back(float(p.ms));
                 if (v == 0 && p.iterations >= 0) iterations.push_back(p.iterations);
             }
             if (r.divergenceAfter > maxDiv) maxDiv = r.divergenceAfter;

@@ -22,7 +22,7 @@ Solver::Solver(const Scene& scene, Backend backend, StencilChoice choice) : mBac
     mImpl = backend == Backend::Cuda ? makeCudaSolver(scene, choice) : makeCpuSolver(scene, choice);
 }
 
-const StepReport& Solver::step()
+const FrameTimings& Solver::step()
 {
     mLast = mImpl->step();
     return mLast;

@@ -10,7 +10,7 @@ template <class Exec>
 class SolverBackendImpl final : public SolverBackend {
 public:
     SolverBackendImpl(const Scene& scene, StencilChoice choice) : mCore(scene, choice) {}
-    StepReport step() override { return mCore.step(); }
+    FrameTimings step() override { return mCore.step(); }
     void setChoice(StencilChoice c) override { mCore.setChoice(c); }
     StencilChoice choice() const override { return mCore.choice(); }
     SimulationParams& params() override { return mCore.params(); }

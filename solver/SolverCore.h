@@ -181,9 +181,9 @@ public:
         return {"density", "temperature", "u", "v", "w", "pressure"};
     }
 
-    StepReport step()
+    FrameTimings step()
     {
-        mReport = StepReport{};
+        mReport = FrameTimings{};
         mSpans.clear();
         const auto t0 = mExec.startTimer();
         if (mKind == SimulationKind::Heat)
@@ -195,7 +195,7 @@ public:
         mExec.synchronize();
         for (size_t i = 0; i < mSpans.size(); ++i)
             mReport.phases[i].ms = mExec.elapsedMs(mSpans[i]);
-        mReport.totalMs = mExec.elapsedMs(total);
+        mReport.add(Phase::Step, mExec.elapsedMs(total));
         return mReport;
     }
 
@@ -272,14 +272,14 @@ private:
     }
 
     /// A phase of the report; its time is read at the end of the step (no wait per phase).
-    void phase(const char* name, const typename Exec::Span& span, int iterations = -1, double residual = -1)
+    void phase(Phase name, const typename Exec::Span& span, int iterations = -1, double residual = -1)
     {
-        mReport.phases.push_back({name, 0.0, iterations, residual});
+        mReport.add(name, 0.0, iterations, residual);
         mSpans.push_back(span);
     }
 
     template <typename F>
-    void timed(const char* name, F&& f)
+    void timed(Phase name, F&& f)
     {
         const auto t = mExec.startTimer();
         f();
@@ -292,7 +292,7 @@ private:
     /// describes; Jacobi preconditioner shift + scale*neighbours. x is the initial guess. The
     /// scalars stay in executor memory (CgState); the host looks at them only now and then
     /// (checkpoints), which does not change the result since a finished solve skips all launches.
-    void conjugateGradients(const char* name, float* x, const float* b, float shift, float scale, const float* fixed,
+    void conjugateGradients(Phase name, float* x, const float* b, float shift, float scale, const float* fixed,
                             bool multigrid = false)
     {
         const auto t = mExec.startTimer();
@@ -376,7 +376,7 @@ private:
                 before = std::sqrt(h.rr), itBefore = int(h.iterations);
             }
         }
-        if (h.done == 2) throw std::runtime_error(std::string(name) + ": CG diverged (NaN residual)");
+        if (h.done == 2) throw std::runtime_error(std::string(phaseName(name)) + ": CG diverged (NaN residual)");
         const int it = int(h.iterations);
         mLastIterations = std::max(it, 1);
         const double bNorm = std::sqrt(h.bb), rNorm = std::sqrt(h.rr);
@@ -561,15 +561,15 @@ private:
                 throw std::invalid_argument("explicit heat step dt = " + std::to_string(mParams.dt) +
                                             " exceeds the stable bound h^2/(6 alpha) = " +
                                             std::to_string(explicitStableDt()) + ": lower dt or use implicit");
-            timed("diffusion", [&] { cross<ApplyLaplacian>(mT.data(), mFixed.data(), tNew, 1.f, c, false); });
+            timed(Phase::Diffusion, [&] { cross<ApplyLaplacian>(mT.data(), mFixed.data(), tNew, 1.f, c, false); });
             std::swap(mT, mTemp[0]);
         } else {
-            timed("rhs", [&] { cross<FixedNeighbourRhs>(mT.data(), mFixed.data(), tNew, c); });
+            timed(Phase::DiffusionRhs, [&] { cross<FixedNeighbourRhs>(mT.data(), mFixed.data(), tNew, c); });
             // solve (I + c(-L)) T' = b, fixed voxels decoupled, from T as the initial guess
             float* x = mSolution.data();
             elements(Copy{mT.data(), x});
             elements(ZeroWhere{mFixed.data(), x});
-            conjugateGradients("diffusion CG", x, tNew, 1.f, c, mFixed.data());
+            conjugateGradients(Phase::DiffusionCg, x, tNew, 1.f, c, mFixed.data());
             elements(SetWhere{mFixed.data(), mT.data(), x});
             std::swap(mT, mSolution);
         }
@@ -585,18 +585,18 @@ private:
                         float(mParams.emitTemperature)};
         const Buoyancy buoyancy{mRho.data(), mT.data(), cv, float(dt * mParams.buoyancy), float(dt * mParams.weight)};
         if (mParams.vorticity <= 0) { // nothing between them: one pass
-            timed("sources+centre velocity+buoyancy",
+            timed(Phase::SourcesCentreBuoyancy,
                   [&] { cross<CentresFromFaces>(mU.data(), mV.data(), mW.data(), cu, cv, cw, true, emit, buoyancy); });
         } else {
-            timed("sources", [&] { elements(emit); });
-            timed("centre velocity", [&] { cross<CentresFromFaces>(mU.data(), mV.data(), mW.data(), cu, cv, cw); });
+            timed(Phase::Sources, [&] { elements(emit); });
+            timed(Phase::CentreVelocity, [&] { cross<CentresFromFaces>(mU.data(), mV.data(), mW.data(), cu, cv, cw); });
             // uses the advection outputs' arrays, free until advection
             float *wx = mTemp[0].data(), *wy = mTemp[1].data(), *wz = mTemp[2].data(), *mag = mTemp[3].data();
-            timed("vorticity confinement", [&] {
+            timed(Phase::VorticityConfinement, [&] {
                 cross<Vorticity>(cu, cv, cw, wx, wy, wz, mag);
                 cross<ConfinementForce>(wx, wy, wz, mag, cu, cv, cw, float(mParams.dt * mParams.vorticity));
             });
-            timed("buoyancy", [&] { elements(buoyancy); });
+            timed(Phase::Buoyancy, [&] { elements(buoyancy); });
         }
         // advection, in as many substeps as keep the CFL number <= maxCfl
         const auto ta = mExec.startTimer();
@@ -617,11 +617,11 @@ private:
                 std::swap(mExtra[k], mTemp[2 + k]);
             cu = mExtra[0].data(), cv = mExtra[1].data(), cw = mExtra[2].data();
         }
-        phase("advection", mExec.stopTimer(ta));
+        phase(Phase::Advection, mExec.stopTimer(ta));
         mReport.substeps = substeps;
         // the pressure solve's right-hand side -div u comes with the faces (mTemp[0]: free after advection)
         float* rhs = mTemp[0].data();
-        timed("face velocity+divergence",
+        timed(Phase::FaceVelocityDivergence,
               [&] { cross<FacesFromCentres>(cu, cv, cw, mU.data(), mV.data(), mW.data(), rhs); });
         project(rhs);
     }
@@ -629,8 +629,8 @@ private:
     /// Makes the face velocity divergence-free: solve -L p = rhs = -div u, then u -= grad p.
     void project(const float* rhs)
     {
-        conjugateGradients("pressure CG", mP.data(), rhs, 0.f, 1.f, nullptr, !mLevels.empty());
-        timed("gradient", [&] { cross<SubtractGradient>(mP.data(), mU.data(), mV.data(), mW.data()); });
+        conjugateGradients(Phase::PressureCg, mP.data(), rhs, 0.f, 1.f, nullptr, !mLevels.empty());
+        timed(Phase::Gradient, [&] { cross<SubtractGradient>(mP.data(), mU.data(), mV.data(), mW.data()); });
     }
 
     /// The check of the projection, max |div u| / max |u|, into the report: a diagnostic, run
@@ -648,7 +648,7 @@ private:
     SimulationKind mKind;
     SimulationParams mParams;
     StencilChoice mChoice;
-    StepReport mReport;
+    FrameTimings mReport;
     std::vector<typename Exec::Span> mSpans; ///< one per mReport.phases entry
     uint64_t mActive = 0, mN = 0, mGridByteCount = 0, mMetaBytes = 0, mFieldBytes = 0, mTempBytes = 0;
     Array<GridChunk> mGridBytes;

@@ -2,6 +2,7 @@
 // stencil resolvers chosen per step kind and switchable between steps.
 #pragma once
 
+#include "FrameTimings.h"
 #include "Scene.h"
 #include "SolverTypes.h"
 
@@ -16,7 +17,7 @@ namespace vbm {
 class SolverBackend {
 public:
     virtual ~SolverBackend() = default;
-    virtual StepReport step() = 0;
+    virtual FrameTimings step() = 0;
     virtual void setChoice(StencilChoice) = 0;
     virtual StencilChoice choice() const = 0;
     virtual SimulationParams& params() = 0;
@@ -39,13 +40,13 @@ public:
     Solver(const Scene& scene, Backend backend, StencilChoice choice = {});
 
     /// One time step with the current parameters and resolvers.
-    const StepReport& step();
+    const FrameTimings& step();
     /// Switches resolvers or block width between steps; the simulation state is kept.
     void setChoice(StencilChoice c) { mImpl->setChoice(c); }
     StencilChoice choice() const { return mImpl->choice(); }
     SimulationParams& params() { return mImpl->params(); }
 
-    const StepReport& lastStep() const { return mLast; }
+    const FrameTimings& lastStep() const { return mLast; }
     MemoryReport memory() const { return mImpl->memory(); }
     std::vector<float> field(const std::string& name) const { return mImpl->field(name); }
     /// The field's storage where the backend keeps it: device memory on CUDA (for a device-to-device
@@ -68,7 +69,7 @@ private:
     std::unique_ptr<SolverBackend> mImpl;
     Backend mBackend;
     SimulationKind mKind;
-    StepReport mLast;
+    FrameTimings mLast;
 };
 
 } // namespace vbm

@@ -46,21 +46,6 @@ struct SimulationParams {
     int cgMaxIterations = 500;
 };
 
-/// One timed phase of a step.
-struct PhaseTiming {
-    std::string name;
-    double ms = 0;
-    int iterations = -1;  ///< CG solves: iterations
-    double residual = -1; ///< CG solves: final relative residual
-};
-
-struct StepReport {
-    std::vector<PhaseTiming> phases;
-    double totalMs = 0;
-    int substeps = 0;            ///< advection substeps (smoke)
-    double divergenceAfter = -1; ///< max |div u| after projection, relative to max |u| / h (smoke)
-};
-
 /// Bytes the solver holds, on the device for the CUDA backend, on the host for the CPU one.
 struct MemoryReport {
     uint64_t activeVoxels = 0;
