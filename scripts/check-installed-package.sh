@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the installed vbm-fluid package the way a user meets it: installs BUILD_DIR into a
 # fresh temporary prefix, builds examples/stencil-consumer against that prefix only and runs
-# it, compiles every installed vbm/*.h on its own through vbm::vbm, and checks that a wrong
+# it (and examples/cuda-stencil-consumer where BUILD_DIR has CUDA; run if a GPU answers),
+# compiles every installed vbm/*.h on its own through vbm::vbm, and checks that a wrong
 # NANOVDB_ROOT gives the package's "set NANOVDB_ROOT" message. Cleans up after itself.
 # ctest runs it as InstalledPackage.ExampleConsumer (tests/CMakeLists.txt).
 #
@@ -65,20 +66,43 @@ config="$prefix/share/cmake/vbm-fluid/vbm-fluidConfig.cmake"
 links=$(find "$prefix/include" -type l | head -n 3)
 [ -z "$links" ] || fail "the install holds links instead of headers: $links"
 
-# The example is copied out of the source tree, so no relative path can reach solver/.
-cp -R "$root/examples/stencil-consumer" "$tmp/stencil-consumer"
-say "building examples/stencil-consumer against the prefix only"
-step "$tmp/configure.log" "configuring examples/stencil-consumer against the install failed" \
-  "$cmake_bin" -S "$tmp/stencil-consumer" -B "$tmp/consumer-build" "${consumer_args[@]}"
-found=$(sed -n 's/^vbm-fluid_DIR:PATH=//p' "$tmp/consumer-build/CMakeCache.txt")
-[ "$found" = "$prefix/share/cmake/vbm-fluid" ] || fail "find_package took vbm-fluid from '$found', not from the prefix"
-if grep -qE -- "-I ?$root/solver|$build/include" "$tmp/consumer-build/compile_commands.json"; then
-  fail "the example's compile line reaches the source or build tree: $(grep -oE -- "-I ?($root/solver|$build/include)[^ ]*" "$tmp/consumer-build/compile_commands.json" | head -n1)"
-fi
-step "$tmp/build.log" "building examples/stencil-consumer against the install failed" \
-  "$cmake_bin" --build "$tmp/consumer-build" -j "$jobs"
-out=$("$tmp/consumer-build/stencil-consumer" 2>&1) || fail "the example failed: $out"
+# Configures and builds examples/NAME (extra cmake arguments after NAME) in $tmp/NAME-build.
+# The example is copied out of the source tree first, so no relative path can reach solver/;
+# then the package must have come from the prefix, and no compile line may name solver/ or
+# the build tree's include root.
+build_example() {
+  local name="$1"
+  shift
+  cp -R "$root/examples/$name" "$tmp/$name"
+  say "building examples/$name against the prefix only"
+  step "$tmp/$name-configure.log" "configuring examples/$name against the install failed" \
+    "$cmake_bin" -S "$tmp/$name" -B "$tmp/$name-build" "${consumer_args[@]}" "$@"
+  local found
+  found=$(sed -n 's/^vbm-fluid_DIR:PATH=//p' "$tmp/$name-build/CMakeCache.txt")
+  [ "$found" = "$prefix/share/cmake/vbm-fluid" ] || fail "examples/$name took vbm-fluid from '$found', not from the prefix"
+  if grep -qF -e "$root/solver" -e "$build/include" "$tmp/$name-build/compile_commands.json"; then
+    fail "examples/$name's compile line reaches $root/solver or $build/include, not only the prefix"
+  fi
+  step "$tmp/$name-build.log" "building examples/$name against the install failed" \
+    "$cmake_bin" --build "$tmp/$name-build" -j "$jobs"
+}
+
+build_example stencil-consumer
+out=$("$tmp/stencil-consumer-build/stencil-consumer" 2>&1) || fail "the example failed: $out"
 say "$out"
+
+# The CUDA example where this build had CUDA (never in a CPU-only CI); run where a GPU answers.
+nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
+  archs=$(sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' "$build/CMakeCache.txt")
+  build_example cuda-stencil-consumer -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES="${archs:-native}"
+  if nvidia-smi -L >/dev/null 2>&1; then
+    out=$("$tmp/cuda-stencil-consumer-build/cuda-stencil-consumer" 2>&1) || fail "the CUDA example failed: $out"
+    say "$out"
+  else
+    say "cuda-stencil-consumer built; not run (no CUDA GPU here)"
+  fi
+fi
 
 # Every installed host header compiles as the first include of a file: none of them leans
 # on a header outside include/vbm/ or on an include made before it. (.cuh need nvcc.)
