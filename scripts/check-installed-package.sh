@@ -95,7 +95,8 @@ say "$out"
 nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
   archs=$(sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' "$build/CMakeCache.txt")
-  build_example cuda-stencil-consumer -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES="${archs:-native}"
+  build_example cuda-stencil-consumer -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES="${archs:-native}" \
+    "-DCMAKE_CUDA_FLAGS=-Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Werror"
   if nvidia-smi -L >/dev/null 2>&1; then
     out=$("$tmp/cuda-stencil-consumer-build/cuda-stencil-consumer" 2>&1) || fail "the CUDA example failed: $out"
     say "$out"

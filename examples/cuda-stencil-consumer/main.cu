@@ -85,10 +85,11 @@ int main()
 
     // The field and the host Laplacian: the reference.
     std::vector<double> f(hostView.valueCount, 0.0), hostLaplacian(hostView.valueCount, 0.0);
-    vbm::forEachSlotOnHost<Log2BlockWidth, Stencil>(hostView, 0, hostView.blockCount, [&](const vbm::SlotOf& s, auto&&) {
-        const nanovdb::Coord c = vbm::leaves(grid)[s.leafIndex].offsetToGlobalCoord(s.voxelOffset);
-        f[s.index] = double(c[0]) * c[0] + double(c[1]) * c[1] + double(c[2]) * c[2];
-    });
+    vbm::forEachSlotOnHost<Log2BlockWidth, Stencil>(
+        hostView, 0, hostView.blockCount, [&](const vbm::SlotOf& s, auto&&) {
+            const nanovdb::Coord c = vbm::leaves(grid)[s.leafIndex].offsetToGlobalCoord(s.voxelOffset);
+            f[s.index] = double(c[0]) * c[0] + double(c[1]) * c[1] + double(c[2]) * c[2];
+        });
     vbm::forEachSlotOnHost<Log2BlockWidth, Stencil>(hostView, 0, hostView.blockCount,
                                                     [&](const vbm::SlotOf& s, auto&& taps) {
                                                         double sum = 0.0;
@@ -99,13 +100,14 @@ int main()
                                                     });
 
     // The grid on the device (one contiguous buffer), its metadata built there.
-    const auto* dGrid = reinterpret_cast<const vbm::IndexGrid*>(toDevice(handle.data(), handle.size()));
+    const auto* dGrid = reinterpret_cast<const vbm::IndexGrid*>(
+        toDevice(static_cast<const uint8_t*>(handle.data()), handle.bufferSize()));
     std::vector<uint32_t> firstLeafID(meta.firstLeafID.size());
     std::vector<uint64_t> jumpMap(meta.jumpMap.size());
     uint32_t* dFirstLeafID = toDevice(firstLeafID.data(), firstLeafID.size());
     uint64_t* dJumpMap = toDevice(jumpMap.data(), jumpMap.size());
-    check(vbm::buildVoxelBlockManagerDevice<Log2BlockWidth>(dGrid, grid->tree().nodeCount(0), meta.extent,
-                                                            dFirstLeafID, dJumpMap),
+    check(vbm::buildVoxelBlockManagerDevice<Log2BlockWidth>(dGrid, grid->tree().nodeCount(0), meta.extent, dFirstLeafID,
+                                                            dJumpMap),
           "buildVoxelBlockManagerDevice");
 
     vbm::VbmView deviceView = hostView;
