@@ -94,10 +94,15 @@ say "$out"
 # The CUDA example where this build had CUDA (never in a CPU-only CI); run where a GPU answers.
 nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 if [ -n "$nvcc" ] && [ -x "$nvcc" ]; then
+  # The build's architectures if it was given them, else what its CMakeLists.txt picks: the
+  # GPU's (native), or sm_90 where there is none.
+  gpu=0
+  nvidia-smi -L >/dev/null 2>&1 && gpu=1
   archs=$(sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' "$build/CMakeCache.txt")
-  build_example cuda-stencil-consumer -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES="${archs:-native}" \
+  [ -n "$archs" ] || { [ $gpu = 1 ] && archs=native || archs=90; }
+  build_example cuda-stencil-consumer -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES="$archs" \
     "-DCMAKE_CUDA_FLAGS=-Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Werror"
-  if nvidia-smi -L >/dev/null 2>&1; then
+  if [ $gpu = 1 ]; then
     out=$("$tmp/cuda-stencil-consumer-build/cuda-stencil-consumer" 2>&1) || fail "the CUDA example failed: $out"
     say "$out"
   else
