@@ -323,6 +323,9 @@ public:
         cuda::checkCuda(cudaGraphLaunch(it->second, mStream), "cudaGraphLaunch");
     }
 
+    /// Drops every recorded launch sequence (their arrays and sizes are gone with a Domain rebuild).
+    void forgetReplays() { clearGraphs(); }
+
     double maxAbs(const float* a, const float* b, const float* c, uint64_t n)
     {
         launch(solverMaxAbsKernel, ReduceBlocks, ReduceThreads, 0, "solver reduction", a, b, c, n, mPartial.data());
