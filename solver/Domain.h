@@ -52,11 +52,8 @@ public:
     std::vector<CoarseLevel<Exec>>& levels() { return mHierarchy ? mHierarchy->levels() : mNoLevels; }
     bool hasMultigrid() const { return mHierarchy && !mHierarchy->empty(); }
 
-    /// Bytes of the grids and VBMs (all levels), of the diagonal, and of the coarse levels' arrays.
-    uint64_t gridAndVbmBytes() const
-    {
-        return mFine.gridBytes() + mFine.metaBytes() + (mHierarchy ? mHierarchy->gridBytes() : 0);
-    }
+    /// Bytes of the grid and its VBMs, of the diagonal, and of the coarse levels' arrays.
+    uint64_t gridAndVbmBytes() const { return mFine.gridBytes() + mFine.metaBytes(); }
     uint64_t diagBytes() const { return mFine.valueCount() * sizeof(float); }
     uint64_t levelArrayBytes() const { return mHierarchy ? mHierarchy->arrayBytes() : 0; }
 
