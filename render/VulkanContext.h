@@ -95,6 +95,18 @@ private:
                                                     VkDebugUtilsMessageTypeFlagsEXT type,
                                                     const VkDebugUtilsMessengerCallbackDataEXT* data, void* self);
     Buffer createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags want, bool exportable);
+    /// A queue family that can compute (and present to the surface, when there is one).
+    struct QueueFamily {
+        uint32_t index = 0;
+        uint32_t timestampValidBits = 0;
+    };
+    std::optional<QueueFamily> queueFamilyFor(VkPhysicalDevice device) const;
+    void createInstance(const VulkanOptions& options);
+    void pickPhysicalDevice(const VulkanOptions& options);
+    /// The device and queue, with what interop needs enabled where the device has it.
+    void createDevice();
+    /// Destroys what exists, newest first (also after a failed construction).
+    void release();
 
     VkInstance mInstance = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT mMessenger = VK_NULL_HANDLE;
