@@ -54,14 +54,15 @@ std::string startOffscreenRender(const Options& o, Session& session)
         if (o.renderExplicit) throw;
         return std::string("none (") + e.what() + ")";
     }
-    const render::RenderSettings& look = session.view().look =
-        startingLook(session.scene(), session.solver(), session.renderer()->boxMin(), session.renderer()->boxMax(), o);
+    const render::VolumeRenderer& renderer = *session.renderer();
+    session.view().look = startingLook(session.scene(), session.solver(), renderer.boxMin(), renderer.boxMax(), o);
     const render::VulkanContext& vk = *session.vulkan();
     std::string line = "offscreen " + std::to_string(o.width) + "x" + std::to_string(o.height) + " on " +
                        vk.deviceName() + (vk.validation() ? " (validation on)" : "") + ", " +
                        (o.blockOverlay ? std::string("VBM blocks") : renderFieldName(session.scene().kind));
     if (o.sliceAxis >= 0)
-        line += std::string(", slice ") + char('x' + o.sliceAxis) + " = " + std::to_string(int(look.slicePosition));
+        line += std::string(", slice ") + char('x' + o.sliceAxis) + " = " +
+                std::to_string(int(session.view().look.slicePosition));
     return line;
 }
 

@@ -40,7 +40,8 @@ ImGuiLayer::~ImGuiLayer() { shutdown(); }
 
 void ImGuiLayer::shutdown()
 {
-    vkDeviceWaitIdle(mVk.device()); // nothing may still draw with ImGui's buffers; no failure to report here
+    // nothing may still draw with ImGui's buffers
+    reportVk(vkDeviceWaitIdle(mVk.device()), "vkDeviceWaitIdle (stopping ImGui)");
     if (mVulkan) ImGui_ImplVulkan_Shutdown();
     if (mGlfw) ImGui_ImplGlfw_Shutdown();
     if (mContext) ImGui::DestroyContext();

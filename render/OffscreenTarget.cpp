@@ -20,7 +20,7 @@ OffscreenTarget::OffscreenTarget(VulkanContext& vk, uint32_t width, uint32_t hei
 OffscreenTarget::~OffscreenTarget()
 {
     VkDevice d = mVk.device();
-    vkDeviceWaitIdle(d); // a destructor cannot report a failure; the frames were waited for anyway
+    reportVk(vkDeviceWaitIdle(d), "vkDeviceWaitIdle (closing the offscreen target)");
     mVk.destroy(mReadback);
     vkDestroyFence(d, mFence, nullptr);
     vkFreeCommandBuffers(d, mVk.commandPool(), 1, &mCmd);

@@ -39,7 +39,7 @@ SwapchainTarget::SwapchainTarget(VulkanContext& vk) : mVk(vk), mSwapchain(vk)
 
 SwapchainTarget::~SwapchainTarget()
 {
-    vkDeviceWaitIdle(mVk.device()); // a destructor cannot report a failure
+    reportVk(vkDeviceWaitIdle(mVk.device()), "vkDeviceWaitIdle (closing the window target)");
     destroyVolumeImage();
     mVk.destroy(mShot);
     for (VkSemaphore s : mRendered)

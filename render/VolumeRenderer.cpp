@@ -35,8 +35,8 @@ VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nano
 VolumeRenderer::~VolumeRenderer()
 {
     VkDevice d = mVk.device();
-    vkDeviceWaitIdle(d); // a destructor cannot report a failure; nothing may still read the buffers
-    mShared.reset();     // CUDA lets go of the memory and the semaphore before Vulkan frees them
+    reportVk(vkDeviceWaitIdle(d), "vkDeviceWaitIdle (closing the renderer)"); // nothing may still read the buffers
+    mShared.reset(); // CUDA lets go of the memory and the semaphore before Vulkan frees them
     if (mQueries) vkDestroyQueryPool(d, mQueries, nullptr);
     vkDestroyDescriptorPool(d, mPool, nullptr);
     vkDestroyPipeline(d, mPipeline, nullptr);

@@ -30,6 +30,11 @@ void checkVk(VkResult result, const char* what)
     throw VulkanError(std::string("Vulkan ") + what + " failed with VkResult " + std::to_string(int(result)) + hint);
 }
 
+void reportVk(VkResult result, const char* what) noexcept
+{
+    if (result != VK_SUCCESS) std::fprintf(stderr, "vbm-fluid: Vulkan %s failed with VkResult %d\n", what, int(result));
+}
+
 VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                         VkDebugUtilsMessageTypeFlagsEXT,
                                                         const VkDebugUtilsMessengerCallbackDataEXT* data, void* self)
@@ -232,7 +237,7 @@ VulkanContext::~VulkanContext() { release(); }
 void VulkanContext::release()
 {
     if (mDevice) {
-        vkDeviceWaitIdle(mDevice);
+        reportVk(vkDeviceWaitIdle(mDevice), "vkDeviceWaitIdle (closing the device)");
         vkDestroyCommandPool(mDevice, mPool, nullptr);
         vkDestroyDevice(mDevice, nullptr);
     }

@@ -21,7 +21,10 @@ struct VulkanError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// Throws VulkanError naming `what` unless `result` is VK_SUCCESS.
 void checkVk(VkResult result, const char* what);
+/// For destructors, which must not throw: a failed call is reported in one line on stderr.
+void reportVk(VkResult result, const char* what) noexcept;
 
 using DeviceUuid = std::array<uint8_t, VK_UUID_SIZE>;
 
