@@ -23,7 +23,7 @@ fi
 # Xvfb (xvfb-run needs xauth).
 packages=(build-essential cmake ninja-build pkg-config libgtest-dev ca-certificates
   libvulkan-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers libpng-dev libglm-dev
-  libglfw3-dev libimgui-dev xvfb xauth)
+  libglfw3-dev libimgui-dev xvfb xauth python3 binutils)
 
 missing=()
 for p in "${packages[@]}"; do

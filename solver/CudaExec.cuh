@@ -1,174 +1,18 @@
-// The CUDA backend's executor: one thread block per VBM block (one thread per slot) for
-// stencil bodies, grid-stride kernels for element bodies, and reductions with a fixed launch
-// shape (so their summation order, and result, never change) whose totals stay on the device.
-// All work on one stream; fixed sequences of launches can be replayed as CUDA graphs.
+// The CUDA backend's executor: launches the kernels of CudaKernels.cuh for the solver's bodies,
+// all on one non-blocking stream, as programmatic dependent launches where the GPU has them;
+// fixed sequences of launches can be recorded and replayed as CUDA graphs. Mirrors HostExec's
+// interface, so the steps run unchanged on both.
 #pragma once
 
 #include "CudaCheck.h"
+#include "CudaKernels.cuh"
 #include "DeviceArray.h"
-#include "vbm/BlockSkeleton.h"
-#include "vbm/VbmView.h"
 
 #include <algorithm>
 #include <map>
 #include <vector>
 
 namespace vbm::solver {
-
-/// Programmatic dependent launch (sm_90): a kernel may be launched while the one before it in
-/// the stream is still finishing; it waits here, before reading anything, until that one has
-/// finished and its writes are visible, then lets the next one launch in turn. So the launch
-/// latency between dependent kernels overlaps the tail of the last one. A no-op without PDL.
-__device__ inline void waitForPreviousKernel()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    cudaGridDependencySynchronize();
-    cudaTriggerProgrammaticLaunchCompletion();
-#endif
-}
-
-/// skip: a flag in device memory; while it is non-zero the launch does nothing (null: always runs).
-__device__ inline bool skipped(const double* skip)
-{
-    waitForPreviousKernel();
-    return skip && *skip != 0.0;
-}
-
-template <int L, Resolver R, typename Body>
-__global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body body, const double* skip)
-{
-    if (skipped(skip)) return;
-    runThisSlot<L, R>(v, blockIdx.x, [&](const SlotOf& slot, auto&& taps) { body(slot.index, taps); });
-}
-
-/// Sums in groups of SumGroup value indices (a fixed tree per group), the same groups whatever
-/// the block width, so a fused reduction's result does not depend on the width either.
-inline constexpr int SumGroup = 128;
-
-/// The stencil body's double results, summed per SumGroup slots into partial[group]. Cooperative.
-template <int L, Resolver R, typename Body>
-__global__ void __launch_bounds__(1 << L)
-    solverStencilSumKernel(VbmView v, Body body, const double* skip, double* partial, uint64_t groups)
-{
-    if (skipped(skip)) return;
-    double s = 0.0;
-    runThisSlot<L, R>(v, blockIdx.x, [&](const SlotOf& slot, auto&& taps) { s = body(slot.index, taps); });
-    __shared__ double sh[1 << L];
-    sh[threadIdx.x] = s;
-    __syncthreads();
-    const int t = threadIdx.x % SumGroup;
-    for (int w = SumGroup / 2; w > 0; w >>= 1) {
-        if (t < w) sh[threadIdx.x] += sh[threadIdx.x + w];
-        __syncthreads();
-    }
-    const uint64_t g = (uint64_t(blockIdx.x) << L) / SumGroup + threadIdx.x / SumGroup;
-    if (t == 0 && g < groups) partial[g] = sh[threadIdx.x];
-}
-
-template <int L, typename Body>
-__global__ void __launch_bounds__(1 << L) solverVoxelKernel(VbmView v, Body body, const double* skip)
-{
-    if (skipped(skip)) return;
-    // decode only: a plain resolver stages nothing, and its taps are never asked for
-    runThisSlot<L, Resolver::computeCrossStencil>(
-        v, blockIdx.x, [&](const SlotOf& s, auto&&) { body(s.index, s.leafIndex, s.voxelOffset); });
-}
-
-template <typename Body>
-__global__ void solverElementKernel(uint64_t n, Body body, const double* skip)
-{
-    if (skipped(skip)) return;
-    for (uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-        body(i);
-}
-
-inline constexpr int ReduceBlocks = 1024;
-inline constexpr int ReduceThreads = 256;
-
-/// Sum of 2^log2 doubles of shared memory by a fixed tree; the total ends in sh[0]. Cooperative.
-template <int N>
-__device__ double blockTreeSum(double* sh, double s)
-{
-    sh[threadIdx.x] = s;
-    __syncthreads();
-    for (int w = N / 2; w > 0; w >>= 1) {
-        if (int(threadIdx.x) < w) sh[threadIdx.x] += sh[threadIdx.x + w];
-        __syncthreads();
-    }
-    return sh[0];
-}
-
-/// The element body's double results, per-block partials of a fixed launch shape.
-template <typename Body>
-__global__ void __launch_bounds__(ReduceThreads)
-    solverElementSumKernel(uint64_t n, Body body, const double* skip, double* partial)
-{
-    if (skipped(skip)) return;
-    double s = 0.0;
-    for (uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-        s += body(i);
-    __shared__ double sh[ReduceThreads];
-    const double total = blockTreeSum<ReduceThreads>(sh, s);
-    if (threadIdx.x == 0) partial[blockIdx.x] = total;
-}
-
-/// Sums count partials in a fixed order (strided per thread, then a tree) and hands the total
-/// to finish, on the device: no host round trip.
-inline constexpr int FinishThreads = 1024;
-template <typename Finish>
-__global__ void __launch_bounds__(FinishThreads)
-    solverFinishKernel(const double* partial, uint64_t count, Finish finish, const double* skip)
-{
-    if (skipped(skip)) return;
-    double s = 0.0;
-    for (uint64_t i = threadIdx.x; i < count; i += FinishThreads)
-        s += partial[i];
-    __shared__ double sh[FinishThreads];
-    const double total = blockTreeSum<FinishThreads>(sh, s);
-    if (threadIdx.x == 0) finish(total);
-}
-
-/// body(step, i, scratch) for steps [0, count) and i in [1, n), one thread block with a barrier
-/// between steps: a small level's whole iterative solve in one launch instead of one launch per
-/// sweep. scratch: the block's dynamic shared memory (on-chip, so a step reads what the last one
-/// wrote without a trip to L2).
-inline constexpr int StepsThreads = 1024;
-template <typename Body>
-__global__ void __launch_bounds__(StepsThreads) solverStepsKernel(uint64_t n, int count, Body body, const double* skip)
-{
-    if (skipped(skip)) return;
-    extern __shared__ float scratch[];
-    for (int s = 0; s < count; ++s) {
-        for (uint64_t i = 1 + threadIdx.x; i < n; i += blockDim.x)
-            body(s, i, scratch);
-        __syncthreads();
-    }
-}
-
-template <typename Body>
-__global__ void solverSingleKernel(Body body)
-{
-    waitForPreviousKernel();
-    body();
-}
-
-/// Per-block partials of max(|a|, |b|, |c|), in a fixed order.
-__global__ void __launch_bounds__(ReduceThreads)
-    solverMaxAbsKernel(const float* a, const float* b, const float* c, uint64_t n, double* partial)
-{
-    waitForPreviousKernel();
-    double s = 0.0;
-    for (uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-        s = fmax(s, fmax(fabs(double(a[i])), fmax(fabs(double(b[i])), fabs(double(c[i])))));
-    __shared__ double sh[ReduceThreads];
-    sh[threadIdx.x] = s;
-    __syncthreads();
-    for (int w = ReduceThreads / 2; w > 0; w >>= 1) {
-        if (int(threadIdx.x) < w) sh[threadIdx.x] = fmax(sh[threadIdx.x], sh[threadIdx.x + w]);
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) partial[blockIdx.x] = sh[0];
-}
 
 class CudaExec {
 public:
@@ -322,6 +166,9 @@ public:
         }
         cuda::checkCuda(cudaGraphLaunch(it->second, mStream), "cudaGraphLaunch");
     }
+
+    /// Drops every recorded launch sequence (their arrays and sizes are gone with a Domain rebuild).
+    void forgetReplays() { clearGraphs(); }
 
     double maxAbs(const float* a, const float* b, const float* c, uint64_t n)
     {

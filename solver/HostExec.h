@@ -126,6 +126,7 @@ public:
     {
         record();
     }
+    void forgetReplays() {}
     const double* read(const Array<double>& a, int) { return a.data(); }
     void reserve(uint64_t) {}
     /// While *flag != 0, launches do nothing (null: they always run).

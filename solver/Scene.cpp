@@ -119,28 +119,50 @@ Scene loadScene(const std::string& nameOrPath)
     return scene;
 }
 
-Scene parseScene(const std::string& text, const std::string& source, const std::string& baseDir)
+namespace {
+
+/// The statements of a scene text, one per non-empty line, comments removed.
+std::vector<Line> splitLines(const std::string& text)
 {
     std::vector<Line> lines;
-    {
-        std::istringstream in(text);
-        std::string raw;
-        int n = 0;
-        while (std::getline(in, raw)) {
-            ++n;
-            if (const size_t hash = raw.find('#'); hash != std::string::npos) raw.erase(hash);
-            std::istringstream words(raw);
-            Line l{n, {}};
-            for (std::string w; words >> w;)
-                l.words.push_back(w);
-            if (!l.words.empty()) lines.push_back(std::move(l));
-        }
+    std::istringstream in(text);
+    std::string raw;
+    int n = 0;
+    while (std::getline(in, raw)) {
+        ++n;
+        if (const size_t hash = raw.find('#'); hash != std::string::npos) raw.erase(hash);
+        std::istringstream words(raw);
+        Line l{n, {}};
+        for (std::string w; words >> w;)
+            l.words.push_back(w);
+        if (!l.words.empty()) lines.push_back(std::move(l));
     }
-    Scene scene;
-    bool haveKind = false;
+    return lines;
+}
+
+/// The statements that need the domain first: they are applied after all lines are read.
+struct DeferredLines {
     const Line* domain = nullptr;
-    std::vector<const Line*> removes, fieldLines;
-    std::map<std::string, double SimulationParams::*> numbers = {
+    std::vector<const Line*> removes, fields;
+};
+
+/// One of the word-valued settings (kind, scheme, pressure_preconditioner).
+template <typename T>
+T pick(const std::string& source, const Line& l, const std::vector<std::pair<const char*, T>>& choices)
+{
+    expectCount(source, l, 2);
+    for (const auto& [word, value] : choices)
+        if (l.words[1] == word) return value;
+    std::string names;
+    for (size_t i = 0; i < choices.size(); ++i)
+        names += std::string(i ? (i + 1 == choices.size() ? " or " : ", ") : "") + choices[i].first;
+    fail(source, l.number, l.words[0] + " must be " + names + ", not '" + l.words[1] + "'");
+}
+
+/// A numeric setting; false when `l` is not one.
+bool readNumber(const std::string& source, const Line& l, SimulationParams& params)
+{
+    static const std::map<std::string, double SimulationParams::*> numbers = {
         {"dt", &SimulationParams::dt},
         {"alpha", &SimulationParams::alpha},
         {"voxel_size", &SimulationParams::voxelSize},
@@ -152,102 +174,126 @@ Scene parseScene(const std::string& text, const std::string& source, const std::
         {"vorticity", &SimulationParams::vorticity},
         {"cg_tolerance", &SimulationParams::cgTolerance},
     };
+    const std::string& key = l.words[0];
+    if (key == "cg_max_iterations") {
+        expectCount(source, l, 2);
+        const double v = number(source, l, 1);
+        if (v < 1 || v > 1e6 || v != std::floor(v))
+            fail(source, l.number, "cg_max_iterations must be a whole number from 1");
+        params.cgMaxIterations = int(v);
+        return true;
+    }
+    const auto it = numbers.find(key);
+    if (it == numbers.end()) return false;
+    expectCount(source, l, 2);
+    const double v = number(source, l, 1);
+    if (!(v > 0)) fail(source, l.number, key + " must be positive");
+    params.*(it->second) = v;
+    return true;
+}
+
+/// Reads the settings into `scene` and sets the statements that need the domain aside.
+DeferredLines readStatements(const std::string& source, const std::vector<Line>& lines, Scene& scene)
+{
+    DeferredLines deferred;
+    bool haveKind = false;
     for (const Line& l : lines) {
         const std::string& key = l.words[0];
         if (key == "kind") {
-            expectCount(source, l, 2);
-            if (l.words[1] == "heat")
-                scene.kind = SimulationKind::Heat;
-            else if (l.words[1] == "smoke")
-                scene.kind = SimulationKind::Smoke;
-            else
-                fail(source, l.number, "kind must be heat or smoke, not '" + l.words[1] + "'");
+            scene.kind =
+                pick<SimulationKind>(source, l, {{"heat", SimulationKind::Heat}, {"smoke", SimulationKind::Smoke}});
             haveKind = true;
         } else if (key == "domain") {
-            if (domain)
+            if (deferred.domain)
                 fail(source, l.number,
-                     "a second 'domain' (the first is on line " + std::to_string(domain->number) + ")");
-            domain = &l;
+                     "a second 'domain' (the first is on line " + std::to_string(deferred.domain->number) + ")");
+            deferred.domain = &l;
         } else if (key == "remove") {
-            removes.push_back(&l);
+            deferred.removes.push_back(&l);
         } else if (key == "temperature" || key == "fixed" || key == "emitter") {
-            fieldLines.push_back(&l);
+            deferred.fields.push_back(&l);
         } else if (key == "scheme") {
-            expectCount(source, l, 2);
-            if (l.words[1] == "explicit")
-                scene.params.scheme = HeatScheme::Explicit;
-            else if (l.words[1] == "implicit")
-                scene.params.scheme = HeatScheme::Implicit;
-            else
-                fail(source, l.number, "scheme must be explicit or implicit, not '" + l.words[1] + "'");
+            scene.params.scheme =
+                pick<HeatScheme>(source, l, {{"explicit", HeatScheme::Explicit}, {"implicit", HeatScheme::Implicit}});
         } else if (key == "pressure_preconditioner") {
-            expectCount(source, l, 2);
-            if (l.words[1] == "multigrid")
-                scene.params.pressurePreconditioner = Preconditioner::Multigrid;
-            else if (l.words[1] == "jacobi")
-                scene.params.pressurePreconditioner = Preconditioner::Jacobi;
-            else
-                fail(source, l.number, "pressure_preconditioner must be multigrid or jacobi, not '" + l.words[1] + "'");
-        } else if (key == "cg_max_iterations") {
-            expectCount(source, l, 2);
-            const double v = number(source, l, 1);
-            if (v < 1 || v > 1e6 || v != std::floor(v))
-                fail(source, l.number, "cg_max_iterations must be a whole number from 1");
-            scene.params.cgMaxIterations = int(v);
-        } else if (auto it = numbers.find(key); it != numbers.end()) {
-            expectCount(source, l, 2);
-            const double v = number(source, l, 1);
-            if (!(v > 0)) fail(source, l.number, key + " must be positive");
-            scene.params.*(it->second) = v;
-        } else {
+            scene.params.pressurePreconditioner = pick<Preconditioner>(
+                source, l, {{"multigrid", Preconditioner::Multigrid}, {"jacobi", Preconditioner::Jacobi}});
+        } else if (!readNumber(source, l, scene.params)) {
             fail(source, l.number, "unknown statement '" + key + "'");
         }
     }
     if (!haveKind) fail(source, lines.empty() ? 1 : lines.back().number, "no 'kind' line (heat or smoke)");
-    if (!domain) fail(source, lines.empty() ? 1 : lines.back().number, "no 'domain' line");
+    if (!deferred.domain) fail(source, lines.empty() ? 1 : lines.back().number, "no 'domain' line");
     if (scene.params.maxCfl > 1) fail(source, 0, "max_cfl must be at most 1");
+    return deferred;
+}
 
-    // Domain voxels.
-    const Line& d = *domain;
+using Sphere = std::array<double, 4>; ///< centre and radius
+
+Sphere sphereOf(const std::string& source, const Line& l, size_t k)
+{
+    return {number(source, l, k), number(source, l, k + 1), number(source, l, k + 2), number(source, l, k + 3)};
+}
+
+/// The voxels of `domain box` or `domain sphere`, in x, y, z order.
+CoordList boxOrSphereVoxels(const std::string& source, const Line& d)
+{
+    const bool sphere = d.words[1] == "sphere";
+    double b[6];
+    Sphere s{};
+    if (!sphere) {
+        expectCount(source, d, 8);
+        for (int k = 0; k < 6; ++k)
+            b[k] = number(source, d, 2 + k);
+    } else {
+        expectCount(source, d, 6);
+        s = sphereOf(source, d, 2);
+        if (!(s[3] > 0)) fail(source, d.number, "the sphere needs a positive radius");
+        for (int k = 0; k < 3; ++k)
+            b[k] = std::floor(s[k] - s[3]), b[k + 3] = std::ceil(s[k] + s[3]) + 1;
+    }
+    const uint64_t MaxVoxels = uint64_t(1) << 31;
+    const double count = (b[3] - b[0]) * (b[4] - b[1]) * (b[5] - b[2]);
+    if (!(b[3] > b[0] && b[4] > b[1] && b[5] > b[2])) fail(source, d.number, "the box is empty");
+    if (count > double(MaxVoxels)) fail(source, d.number, "the domain is too large (over 2^31 voxels)");
+    CoordList coords;
+    for (int i = int(b[0]); i < int(b[3]); ++i)
+        for (int j = int(b[1]); j < int(b[4]); ++j)
+            for (int k = int(b[2]); k < int(b[5]); ++k) {
+                if (sphere) {
+                    const double dx = i - s[0], dy = j - s[1], dz = k - s[2];
+                    if (dx * dx + dy * dy + dz * dz >= s[3] * s[3]) continue;
+                }
+                coords.emplace_back(i, j, k);
+            }
+    return coords;
+}
+
+/// Every active voxel of a grid.
+CoordList gridVoxels(const IndexGrid* g)
+{
+    CoordList coords;
+    for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
+        for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on)
+            coords.push_back(leaves(g)[i].offsetToGlobalCoord(*on));
+    return coords;
+}
+
+/// The domain's grid: its shape, less the removed spheres.
+HostGridHandle buildDomain(const std::string& source, const DeferredLines& lines, const std::string& baseDir)
+{
+    const Line& d = *lines.domain;
     if (d.words.size() < 2) fail(source, d.number, "'domain' needs a shape: shell, box, sphere or nvdb");
     const std::string& shape = d.words[1];
+    HostGridHandle grid;
     CoordList coords;
-    const auto sphereOf = [&](const Line& l, size_t k) {
-        return std::array<double, 4>{number(source, l, k), number(source, l, k + 1), number(source, l, k + 2),
-                                     number(source, l, k + 3)};
-    };
-    const uint64_t MaxVoxels = uint64_t(1) << 31;
     if (shape == "shell") {
         expectCount(source, d, 4);
         const double r = number(source, d, 2), t = number(source, d, 3);
         if (!(r > 0 && t > 0 && r < 1e5)) fail(source, d.number, "shell needs a positive radius and thickness");
-        scene.grid = makeSphereShell(r, t);
+        grid = makeSphereShell(r, t);
     } else if (shape == "box" || shape == "sphere") {
-        double b[6];
-        if (shape == "box") {
-            expectCount(source, d, 8);
-            for (int k = 0; k < 6; ++k)
-                b[k] = number(source, d, 2 + k);
-        } else {
-            expectCount(source, d, 6);
-            const auto s = sphereOf(d, 2);
-            if (!(s[3] > 0)) fail(source, d.number, "the sphere needs a positive radius");
-            for (int k = 0; k < 3; ++k)
-                b[k] = std::floor(s[k] - s[3]), b[k + 3] = std::ceil(s[k] + s[3]) + 1;
-        }
-        const double count = (b[3] - b[0]) * (b[4] - b[1]) * (b[5] - b[2]);
-        if (!(b[3] > b[0] && b[4] > b[1] && b[5] > b[2])) fail(source, d.number, "the box is empty");
-        if (count > double(MaxVoxels)) fail(source, d.number, "the domain is too large (over 2^31 voxels)");
-        const auto s = shape == "sphere" ? sphereOf(d, 2) : std::array<double, 4>{};
-        for (int i = int(b[0]); i < int(b[3]); ++i)
-            for (int j = int(b[1]); j < int(b[4]); ++j)
-                for (int k = int(b[2]); k < int(b[5]); ++k) {
-                    if (shape == "sphere") {
-                        const double dx = i - s[0], dy = j - s[1], dz = k - s[2];
-                        if (dx * dx + dy * dy + dz * dz >= s[3] * s[3]) continue;
-                    }
-                    coords.emplace_back(i, j, k);
-                }
+        coords = boxOrSphereVoxels(source, d);
     } else if (shape == "nvdb") {
         expectCount(source, d, 4);
         if (d.words[3] != "interior" && d.words[3] != "band")
@@ -259,77 +305,87 @@ Scene parseScene(const std::string& text, const std::string& source, const std::
     } else {
         fail(source, d.number, "unknown domain shape '" + shape + "' (shell, box, sphere or nvdb)");
     }
-    if (!removes.empty()) {
-        if (coords.empty()) { // shell: take its voxels back out of the grid
-            const IndexGrid* g = scene.grid.grid<nanovdb::ValueOnIndex>();
-            for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
-                for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on)
-                    coords.push_back(leaves(g)[i].offsetToGlobalCoord(*on));
-        }
-        for (const Line* r : removes) {
+    if (!lines.removes.empty()) {
+        if (coords.empty()) coords = gridVoxels(grid.grid<nanovdb::ValueOnIndex>()); // shell: its voxels back out
+        for (const Line* r : lines.removes) {
             if (r->words.size() < 2 || r->words[1] != "sphere")
                 fail(source, r->number, "only 'remove sphere CX CY CZ R'");
             expectCount(source, *r, 6);
-            const auto s = sphereOf(*r, 2);
+            const Sphere s = sphereOf(source, *r, 2);
             std::erase_if(coords, [&](const nanovdb::Coord& c) {
                 const double dx = c[0] - s[0], dy = c[1] - s[1], dz = c[2] - s[2];
                 return dx * dx + dy * dy + dz * dz < s[3] * s[3];
             });
         }
     }
-    if (!coords.empty()) scene.grid = indexGridFromCoords(coords);
-    const IndexGrid* g = scene.grid.grid<nanovdb::ValueOnIndex>();
+    if (!coords.empty()) grid = indexGridFromCoords(coords);
+    const IndexGrid* g = grid.grid<nanovdb::ValueOnIndex>();
     if (!g || g->activeVoxelCount() == 0) fail(source, d.number, "the domain has no voxels");
     if (const std::string why = checkVbmGrid(g); !why.empty()) fail(source, d.number, "unusable domain: " + why);
+    return grid;
+}
 
-    // Fields: evaluated at every active voxel.
+/// Applies one initial-field statement (temperature, fixed, emitter) at every active voxel.
+void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
+{
+    const IndexGrid* g = scene.grid.grid<nanovdb::ValueOnIndex>();
     const uint64_t n = vbmExtent(g, 7).lastOffset + 1;
     const auto forEachVoxel = [&](const std::function<void(uint64_t, const nanovdb::Coord&)>& f) {
         for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
             for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on)
                 f(leaves(g)[i].getValue(*on), leaves(g)[i].offsetToGlobalCoord(*on));
     };
-    for (const Line* l : fieldLines) {
-        const std::string& key = l->words[0];
-        if (l->words.size() < 2) fail(source, l->number, "'" + key + "' needs a shape");
-        const std::string& kind = l->words[1];
-        std::vector<float>* target = key == "temperature" ? &scene.temperature
-                                     : key == "fixed"     ? &scene.fixed
-                                                          : &scene.emitter;
-        if (key == "fixed" && scene.kind != SimulationKind::Heat) fail(source, l->number, "'fixed' is for heat scenes");
-        if (key == "emitter" && scene.kind != SimulationKind::Smoke)
-            fail(source, l->number, "'emitter' is for smoke scenes");
-        if (target->empty()) target->assign(n, 0.f);
-        if (key == "fixed" && scene.temperature.empty()) scene.temperature.assign(n, 0.f);
-        if (kind == "gaussian" && key == "temperature") {
-            expectCount(source, *l, 7);
-            const auto s = sphereOf(*l, 2);
-            const double amp = number(source, *l, 6);
-            if (!(s[3] > 0)) fail(source, l->number, "sigma must be positive");
-            forEachVoxel([&](uint64_t i, const nanovdb::Coord& c) {
-                const double r2 =
-                    (c[0] - s[0]) * (c[0] - s[0]) + (c[1] - s[1]) * (c[1] - s[1]) + (c[2] - s[2]) * (c[2] - s[2]);
-                (*target)[i] += float(amp * std::exp(-r2 / (2 * s[3] * s[3])));
-            });
-        } else if (kind == "sphere") {
-            expectCount(source, *l, key == "emitter" ? 6 : 7);
-            const auto s = sphereOf(*l, 2);
-            const float value = key == "emitter" ? 1.f : float(number(source, *l, 6));
-            uint64_t hit = 0;
-            forEachVoxel([&](uint64_t i, const nanovdb::Coord& c) {
-                const double dx = c[0] - s[0], dy = c[1] - s[1], dz = c[2] - s[2];
-                if (dx * dx + dy * dy + dz * dz >= s[3] * s[3]) return;
-                ++hit;
-                if (key == "fixed")
-                    scene.fixed[i] = 1.f, scene.temperature[i] = value;
-                else
-                    (*target)[i] = value;
-            });
-            if (!hit) fail(source, l->number, "the sphere holds no voxel of the domain");
-        } else {
-            fail(source, l->number, "unknown shape '" + kind + "' for '" + key + "'");
-        }
+    const std::string& key = l.words[0];
+    if (l.words.size() < 2) fail(source, l.number, "'" + key + "' needs a shape");
+    const std::string& kind = l.words[1];
+    std::vector<float>* target = key == "temperature" ? &scene.temperature
+                                 : key == "fixed"     ? &scene.fixed
+                                                      : &scene.emitter;
+    if (key == "fixed" && scene.kind != SimulationKind::Heat) fail(source, l.number, "'fixed' is for heat scenes");
+    if (key == "emitter" && scene.kind != SimulationKind::Smoke)
+        fail(source, l.number, "'emitter' is for smoke scenes");
+    if (target->empty()) target->assign(n, 0.f);
+    if (key == "fixed" && scene.temperature.empty()) scene.temperature.assign(n, 0.f);
+    if (kind == "gaussian" && key == "temperature") {
+        expectCount(source, l, 7);
+        const Sphere s = sphereOf(source, l, 2);
+        const double amp = number(source, l, 6);
+        if (!(s[3] > 0)) fail(source, l.number, "sigma must be positive");
+        forEachVoxel([&](uint64_t i, const nanovdb::Coord& c) {
+            const double r2 =
+                (c[0] - s[0]) * (c[0] - s[0]) + (c[1] - s[1]) * (c[1] - s[1]) + (c[2] - s[2]) * (c[2] - s[2]);
+            (*target)[i] += float(amp * std::exp(-r2 / (2 * s[3] * s[3])));
+        });
+    } else if (kind == "sphere") {
+        expectCount(source, l, key == "emitter" ? 6 : 7);
+        const Sphere s = sphereOf(source, l, 2);
+        const float value = key == "emitter" ? 1.f : float(number(source, l, 6));
+        uint64_t hit = 0;
+        forEachVoxel([&](uint64_t i, const nanovdb::Coord& c) {
+            const double dx = c[0] - s[0], dy = c[1] - s[1], dz = c[2] - s[2];
+            if (dx * dx + dy * dy + dz * dz >= s[3] * s[3]) return;
+            ++hit;
+            if (key == "fixed")
+                scene.fixed[i] = 1.f, scene.temperature[i] = value;
+            else
+                (*target)[i] = value;
+        });
+        if (!hit) fail(source, l.number, "the sphere holds no voxel of the domain");
+    } else {
+        fail(source, l.number, "unknown shape '" + kind + "' for '" + key + "'");
     }
+}
+
+} // namespace
+
+Scene parseScene(const std::string& text, const std::string& source, const std::string& baseDir)
+{
+    const std::vector<Line> lines = splitLines(text);
+    Scene scene;
+    const DeferredLines deferred = readStatements(source, lines, scene);
+    scene.grid = buildDomain(source, deferred, baseDir);
+    for (const Line* l : deferred.fields)
+        applyFieldLine(source, *l, scene);
     if (scene.kind == SimulationKind::Smoke && scene.emitter.empty())
         fail(source, lines.back().number, "a smoke scene needs an 'emitter'");
     return scene;

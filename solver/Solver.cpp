@@ -1,32 +1,83 @@
-// The solver facade (see Solver.h).
+// The solver facade (see Solver.h): parameters, the choice of resolvers and their rules live
+// here; the engine (Simulation<Exec>) holds what lives in backend memory.
 #include "Solver.h"
 
 #include "DeviceQueries.h"
+#include "Fields.h"
+#include "HeatStep.h"
+#include "ResolverRules.h"
+#include "SolverEngine.h"
 
 #include <stdexcept>
 
 namespace vbm {
 
 #if !VBM_HAVE_CUDA
-std::unique_ptr<SolverBackend> makeCudaSolver(const Scene&, StencilChoice)
+std::unique_ptr<solver::SolverEngine> solver::makeCudaEngine(const Scene&, const StencilChoice&)
 {
     throw std::runtime_error("this build has no CUDA backend (no nvcc was found): use --backend cpu");
 }
 #endif
 
-Solver::Solver(const Scene& scene, Backend backend, StencilChoice choice) : mBackend(backend), mKind(scene.kind)
+namespace {
+
+solver::Channel channelOf(const std::string& name, SimulationKind kind)
 {
-    if (backend == Backend::Cuda)
+    if (const auto c = solver::parseChannel(name, kind)) return *c;
+    throw std::invalid_argument("no field '" + name + "' in this simulation");
+}
+
+void checkChoice(const StencilChoice& c, Backend backend)
+{
+    if (const std::string why = choiceUnavailableReason(c, backend); !why.empty()) throw std::invalid_argument(why);
+}
+
+} // namespace
+
+Solver::Solver(const Scene& scene, Backend backend, StencilChoice choice)
+    : mBackend(backend), mKind(scene.kind), mParams(scene.params), mChoice(choice)
+{
+    if (!scene.grid.grid<nanovdb::ValueOnIndex>()) throw std::invalid_argument("scene grid is not an OnIndex grid");
+    checkChoice(choice, backend);
+    if (backend == Backend::Cuda) {
         if (const std::string why = cudaUnavailableReason(); !why.empty())
             throw std::runtime_error("the CUDA backend cannot run here: " + why + "; use --backend cpu");
-    mImpl = backend == Backend::Cuda ? makeCudaSolver(scene, choice) : makeCpuSolver(scene, choice);
+        mEngine = solver::makeCudaEngine(scene, choice);
+    } else {
+        mEngine = solver::makeCpuEngine(scene, choice);
+    }
 }
+
+Solver::~Solver() = default;
 
 const FrameTimings& Solver::step()
 {
-    mLast = mImpl->step();
+    mLast = mEngine->step(mParams, mChoice);
     return mLast;
 }
+
+void Solver::setChoice(StencilChoice c)
+{
+    checkChoice(c, mBackend);
+    mChoice = c;
+}
+
+MemoryReport Solver::memory() const { return mEngine->memory(); }
+uint64_t Solver::activeVoxels() const { return mEngine->activeVoxels(); }
+uint64_t Solver::blockCount() const { return mEngine->blockCount(mChoice.log2BlockWidth); }
+double Solver::explicitStableDt() const { return solver::explicitStableDt(mParams); }
+
+std::vector<std::string> Solver::fieldNames() const
+{
+    std::vector<std::string> names;
+    for (solver::Channel c : solver::userChannels(mKind))
+        names.emplace_back(solver::channelName(c));
+    return names;
+}
+
+std::vector<float> Solver::field(const std::string& name) const { return mEngine->download(channelOf(name, mKind)); }
+const float* Solver::fieldData(const std::string& name) const { return mEngine->fieldData(channelOf(name, mKind)); }
+void* Solver::cudaStream() const { return mEngine->cudaStream(); }
 
 uint64_t Solver::fieldsHash() const
 {

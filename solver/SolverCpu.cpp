@@ -1,12 +1,12 @@
-// The solver's CPU backend: SolverCore over the host executor.
+// The solver's CPU backend: the simulation over the host executor.
 #include "HostExec.h"
-#include "SolverBackendImpl.h"
+#include "Simulation.h"
 
-namespace vbm {
+namespace vbm::solver {
 
-std::unique_ptr<SolverBackend> makeCpuSolver(const Scene& scene, StencilChoice choice)
+std::unique_ptr<SolverEngine> makeCpuEngine(const Scene& scene, const StencilChoice& choice)
 {
-    return std::make_unique<solver::SolverBackendImpl<solver::HostExec>>(scene, choice);
+    return std::make_unique<Simulation<HostExec>>(scene, choice);
 }
 
-} // namespace vbm
+} // namespace vbm::solver

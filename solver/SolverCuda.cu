@@ -1,12 +1,12 @@
-// The solver's CUDA backend: SolverCore over the CUDA executor.
+// The solver's CUDA backend: the simulation over the CUDA executor.
 #include "CudaExec.cuh"
-#include "SolverBackendImpl.h"
+#include "Simulation.h"
 
-namespace vbm {
+namespace vbm::solver {
 
-std::unique_ptr<SolverBackend> makeCudaSolver(const Scene& scene, StencilChoice choice)
+std::unique_ptr<SolverEngine> makeCudaEngine(const Scene& scene, const StencilChoice& choice)
 {
-    return std::make_unique<solver::SolverBackendImpl<solver::CudaExec>>(scene, choice);
+    return std::make_unique<Simulation<CudaExec>>(scene, choice);
 }
 
-} // namespace vbm
+} // namespace vbm::solver

@@ -4,7 +4,7 @@
 // The cross-neighbour and children tables are built here by plain accessor lookups, not by the
 // solver's resolver passes, so the test checks the transfer bodies on their own.
 #include "GridGenerators.h"
-#include "SolverKernels.h"
+#include "kernels/TrilinearTransfer.h"
 #include "vbm/VoxelBlockManager.h"
 
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // the smoke scene fits in 80 bytes per active voxel.
 #include "HostExec.h"
 #include "Solver.h"
-#include "SolverKernels.h"
+#include "kernels/AdvectionBodies.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
-// The solver's public API: a scene simulated on the CPU or the CUDA backend, with the
-// stencil resolvers chosen per step kind and switchable between steps.
+// The solver's public facade: a scene simulated on the CPU or the CUDA backend, with the
+// stencil resolvers chosen per kind of step and switchable between steps; whichever are
+// chosen, the fields stay bitwise the same.
 #pragma once
 
 #include "FrameTimings.h"
@@ -13,62 +14,61 @@
 
 namespace vbm {
 
-/// What a backend implements (SolverCore<Exec> behind it).
-class SolverBackend {
-public:
-    virtual ~SolverBackend() = default;
-    virtual FrameTimings step() = 0;
-    virtual void setChoice(StencilChoice) = 0;
-    virtual StencilChoice choice() const = 0;
-    virtual SimulationParams& params() = 0;
-    virtual MemoryReport memory() const = 0;
-    virtual std::vector<float> field(const std::string& name) const = 0;
-    virtual const float* fieldData(const std::string& name) const = 0;
-    virtual void* cudaStream() const = 0;
-    virtual std::vector<std::string> fieldNames() const = 0;
-    virtual uint64_t activeVoxels() const = 0;
-    virtual uint64_t blockCount() const = 0;
-    virtual double explicitStableDt() const = 0;
-};
-
-std::unique_ptr<SolverBackend> makeCpuSolver(const Scene& scene, StencilChoice choice);
-/// Throws if this build has no CUDA or there is no GPU.
-std::unique_ptr<SolverBackend> makeCudaSolver(const Scene& scene, StencilChoice choice);
+namespace solver {
+class SolverEngine;
+}
 
 class Solver {
 public:
+    /// Throws std::invalid_argument when `choice` cannot run on `backend` (ResolverRules.h), and
+    /// std::runtime_error when the CUDA backend cannot run here.
     Solver(const Scene& scene, Backend backend, StencilChoice choice = {});
+    ~Solver();
+    Solver(const Solver&) = delete;
+    Solver& operator=(const Solver&) = delete;
 
-    /// One time step with the current parameters and resolvers.
+    /// One time step with the current parameters and resolvers: its timings, valid until the next step.
     const FrameTimings& step();
-    /// Switches resolvers or block width between steps; the simulation state is kept.
-    void setChoice(StencilChoice c) { mImpl->setChoice(c); }
-    StencilChoice choice() const { return mImpl->choice(); }
-    SimulationParams& params() { return mImpl->params(); }
-
     const FrameTimings& lastStep() const { return mLast; }
-    MemoryReport memory() const { return mImpl->memory(); }
-    std::vector<float> field(const std::string& name) const { return mImpl->field(name); }
+
+    /// Switches resolvers or block width between steps; the simulation state is kept. Throws
+    /// std::invalid_argument, with the rule's reason, for a choice this backend cannot run.
+    void setChoice(StencilChoice c);
+    StencilChoice choice() const { return mChoice; }
+    /// The parameters the next step uses (editable between steps).
+    SimulationParams& params() { return mParams; }
+    const SimulationParams& params() const { return mParams; }
+
+    Backend backend() const { return mBackend; }
+    SimulationKind kind() const { return mKind; }
+    MemoryReport memory() const;
+    uint64_t activeVoxels() const;
+    /// VBM blocks at the current block width.
+    uint64_t blockCount() const;
+    /// The largest stable explicit heat step, h^2 / (6 alpha), for the current parameters.
+    double explicitStableDt() const;
+
+    /// The fields users see, by name: heat has temperature; smoke density, temperature, u, v, w
+    /// (the +x, +y, +z face velocities) and pressure.
+    std::vector<std::string> fieldNames() const;
+    /// A host copy of a field (one float per value index; index 0 is the background).
+    std::vector<float> field(const std::string& name) const;
     /// The field's storage where the backend keeps it: device memory on CUDA (for a device-to-device
     /// copy into the renderer's shared buffer), host memory on the CPU. Valid until the next step;
     /// the step has finished on the GPU when step() returns.
-    const float* fieldData(const std::string& name) const { return mImpl->fieldData(name); }
+    const float* fieldData(const std::string& name) const;
     /// The CUDA stream (a cudaStream_t) the solver's work runs on, null on the CPU: work queued
     /// on it after a step (the renderer's copy of a field) is ordered before the next step.
-    void* cudaStream() const { return mImpl->cudaStream(); }
-    std::vector<std::string> fieldNames() const { return mImpl->fieldNames(); }
-    uint64_t activeVoxels() const { return mImpl->activeVoxels(); }
-    uint64_t blockCount() const { return mImpl->blockCount(); }
-    Backend backend() const { return mBackend; }
-    SimulationKind kind() const { return mKind; }
-    double explicitStableDt() const { return mImpl->explicitStableDt(); }
+    void* cudaStream() const;
     /// FNV-1a hash of every field's bytes, in fieldNames() order.
     uint64_t fieldsHash() const;
 
 private:
-    std::unique_ptr<SolverBackend> mImpl;
+    std::unique_ptr<solver::SolverEngine> mEngine;
     Backend mBackend;
     SimulationKind mKind;
+    SimulationParams mParams;
+    StencilChoice mChoice;
     FrameTimings mLast;
 };
 

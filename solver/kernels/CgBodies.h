@@ -1,11 +1,12 @@
-// Conjugate gradients with its scalars kept where the vectors are (device memory on CUDA):
+// Kernel bodies of the preconditioned CG (ConjugateGradient.h), with its scalars kept where the
+// vectors are (device memory on CUDA):
 // the dot products land in a CgState through small `finish` functors run by one thread after
 // each reduction, and the vector updates read alpha and beta from it, so an iteration needs no
 // host round trip. `done` stops the rest of the solve: the executor skips every launch while
 // it is set, so however late the host looks, the result is the one of stopping at once.
 #pragma once
 
-#include "SolverKernels.h"
+#include "kernels/LaplacianRow.h"
 #include "vbm/VoxelBlockManager.h"
 
 #include <cmath>
@@ -142,6 +143,41 @@ struct DirectionLaplacianDot {
         const float qi = laplacianRow(c, i, di, direction, fixed, a, b, zeroFixedNeighbours);
         q[i] = qi;
         return double(di) * double(qi);
+    }
+};
+
+/// CG's start in one pass: r = b - (a I + b L) x, 0 on fixed voxels; returns r[i]^2 for r.r.
+template <bool FromBox>
+struct InitialResidualDot {
+    const float* x;
+    const float* fixed;
+    const float* rhs;
+    float* r;
+    float a, b;
+    bool zeroFixedNeighbours;
+    template <typename Taps>
+    __hostdev__ double operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        const float ax = laplacianRow(
+            c, i, x[i], [&](uint64_t n) { return x[n]; }, fixed, a, b, zeroFixedNeighbours);
+        const float ri = fixed && fixed[i] != 0.f ? 0.f : rhs[i] - ax;
+        r[i] = ri;
+        return double(ri) * double(ri);
+    }
+};
+
+/// z = r / diag (Jacobi), 0 where diag is 0
+struct JacobiApply {
+    const float* r;
+    const float* diag;
+    float* z;
+    float shift; ///< added to diag (1 for the heat matrix I + c*(-L) scaled; 0 for Poisson)
+    float scale; ///< diag multiplier
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        const float d = shift + scale * diag[i];
+        z[i] = d != 0.f ? r[i] / d : 0.f;
     }
 };
 

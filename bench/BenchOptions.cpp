@@ -1,0 +1,90 @@
+// vbm-bench's command line (see BenchOptions.h): parsed with the shared ArgReader, so every
+// mistake is worded as in vbm-fluid and vbm-check.
+#include "BenchOptions.h"
+
+#include "CommandLine.h"
+
+namespace bench {
+
+namespace {
+
+const char* const Usage = R"(usage: vbm-bench [options]
+
+Times the VoxelBlockManager stencil resolvers on the GPU against NanoVDB 13.0.0's own VBM
+path and the usual alternatives, in one run, with one consumer: resolve the taps, sum C
+interleaved float sidecar channels over them (27 taps for box variants, 7 for cross), write
+C outputs per voxel. Variants run in interleaved order (A B C ... A B C ...), timed with CUDA
+events; every variant's output is compared bytewise with the baseline's (box with
+computeBoxStencil, cross with computeCrossStencil) and any mismatch makes the run exit 1.
+
+grids (--grid, repeatable; default: small thin thick):
+  small            sphere shell, 1.29M active voxels, 9,140 leaves (141/512 per leaf)
+  thin             sphere shell, 30.2M active voxels, 213K leaves (same occupancy)
+  thick            sphere shell, 30.0M active voxels, 67K leaves (87% full)
+  FILE.nvdb        every float, double or index grid in the file
+
+options:
+  --grid NAME|FILE     a grid (see above)
+  --widths LIST        block widths of the resolver table, of 128,512 (default 128,512)
+  --channels LIST      sidecar channels C, of 1,2,4,8,16 (default 1,8)
+  --rounds N           timed rounds, at least 50 (default 50)
+  --warmup N           warm-up rounds (default 15)
+  --no-decode          skip the decode-alone table (widths 64/128/256/512)
+  --json FILE          write every number as JSON
+  --solver SCENE       instead: time full solver steps of a scene (built-in name or
+                       .scene file) on the GPU, the default resolvers against
+                       computeBoxStencil everywhere (and the defaults at block width
+                       512), stepping them in turns from the same state and checking
+                       their fields stay bitwise identical
+  --steps N            solver steps per configuration (default 300, at least 5; the
+                       first 3 are warm-up; past 100, medians by window of steps too:
+                       a plume's step grows as it speeds up, so the default reaches
+                       its steady state)
+  -h, --help           this text
+
+exit codes: 0 done and all outputs identical, 1 an output differed or a run failed,
+2 bad usage, unreadable grid file, or no CUDA GPU
+)";
+
+} // namespace
+
+const char* usageText() { return Usage; }
+
+Options parseOptions(int argc, char** argv)
+{
+    Options o;
+    vbm::cli::ArgReader args(argc, argv);
+    // The upper bound only keeps a typo from asking for a day of rounds.
+    constexpr long MaxCount = 100000;
+    while (const auto flag = args.next()) {
+        const std::string& a = *flag;
+        if (a == "-h" || a == "--help")
+            o.help = true;
+        else if (a == "--grid")
+            o.grids.push_back(args.value());
+        else if (a == "--widths") {
+            o.widths.clear();
+            for (int w : args.list({128, 512}))
+                o.widths.push_back(w == 128 ? 7 : 9);
+        } else if (a == "--channels")
+            o.channels = args.list({1, 2, 4, 8, 16});
+        else if (a == "--rounds")
+            o.rounds = int(args.integer(50, MaxCount));
+        else if (a == "--warmup")
+            o.warmup = int(args.integer(0, MaxCount));
+        else if (a == "--no-decode")
+            o.decode = false;
+        else if (a == "--json")
+            o.json = args.value();
+        else if (a == "--solver")
+            o.solverScene = args.value();
+        else if (a == "--steps")
+            o.steps = int(args.integer(5, MaxCount));
+        else
+            throw vbm::cli::UsageError("unknown option '" + a + "'");
+    }
+    if (o.grids.empty()) o.grids = {"small", "thin", "thick"};
+    return o;
+}
+
+} // namespace bench

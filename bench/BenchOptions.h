@@ -1,0 +1,30 @@
+// vbm-bench's command line: what a run measures (grids, widths, channels, rounds, the decode
+// table, JSON, or the solver comparison instead) and the usage text that documents it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// Everything vbm-bench's flags choose; the defaults are the documented ones.
+struct Options {
+    std::vector<std::string> grids;   ///< built-in names or .nvdb files, in the order given
+    std::vector<int> widths = {7, 9}; ///< log2 block widths of the resolver table
+    std::vector<int> channels = {1, 8};
+    int rounds = 50, warmup = 15;
+    bool decode = true;      ///< the decode-alone table (widths 64..512)
+    std::string json;        ///< write every number here as JSON, when set
+    std::string solverScene; ///< --solver: time full solver steps of this scene instead
+    int steps = 300;         ///< --solver: steps per configuration
+    bool help = false;
+};
+
+/// Reads argv. Throws vbm::cli::UsageError, naming the flag, for anything it cannot take; a
+/// bad flag after --help is still an error, so a mistyped command never silently runs.
+Options parseOptions(int argc, char** argv);
+
+/// The --help text: every flag, the built-in grids and the exit codes.
+const char* usageText();
+
+} // namespace bench

@@ -1,0 +1,26 @@
+// Number formatting for vbm-bench's tables (see BenchReport.h).
+#include "BenchReport.h"
+
+#include <cstdio>
+
+#ifndef VBM_GIT_COMMIT
+#define VBM_GIT_COMMIT "unknown"
+#endif
+
+namespace bench {
+
+const char* gitCommit() { return VBM_GIT_COMMIT; }
+
+std::string fmt(double v, int prec)
+{
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", prec, v);
+    return b;
+}
+
+std::string fmtRange(const vbm::Summary& s, int prec)
+{
+    return fmt(s.median, prec) + " (" + fmt(s.min, prec) + "-" + fmt(s.max, prec) + ")";
+}
+
+} // namespace bench

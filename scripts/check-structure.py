@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Checks the code's shape against docs/architecture.md, so the layering shows and holds:
+
+  layering   every quoted #include of a folder resolves into a folder it may include
+             (the table below, DESIGN.md's "may include" column);
+  sizes      no file in solver/ over 450 lines, no function in solver/ or app/ over 120
+             lines (scripts/function-lengths.py's brace-matching count).
+
+usage: check-structure.py [layering|sizes]...   (default: both); exit 1 on a violation.
+"""
+import importlib.util
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# folder -> folders its quoted includes may reach (its own folder always may)
+MAY_INCLUDE = {
+    "solver/vbm": [],
+    "solver": ["solver/api", "solver/kernels", "solver/vbm"],
+    "solver/api": ["solver/vbm"],
+    "solver/kernels": ["solver", "solver/api", "solver/vbm"],
+    "check": ["solver/api", "solver/vbm"],
+    "cli": ["solver/api", "solver/vbm"],
+    "render": ["shaders", "solver/api", "solver/vbm"],
+    "shaders": [],
+    "app": ["render", "shaders", "cli", "check", "solver/api", "solver/vbm"],
+    "bench": ["cli", "check", "solver/api", "solver/vbm"],
+}
+# headers CMake writes into the build tree
+GENERATED = {"BuiltinScenes.inc", "volume_spv.h", "PNanoVDB.h"}
+SOURCE_EXT = (".h", ".hpp", ".cpp", ".cu", ".cuh", ".comp")
+
+
+def folder_of(path):
+    rel = os.path.relpath(os.path.dirname(path), ROOT)
+    return rel.replace(os.sep, "/")
+
+
+def candidates(name, including_dir):
+    """Folders (relative to ROOT) in which a quoted include could be found."""
+    found = []
+    for folder in [including_dir] + list(MAY_INCLUDE) + ["solver/vbm", "check", "tests"]:
+        base = ROOT if name.startswith("vbm/") and folder == "solver/vbm" else os.path.join(ROOT, folder)
+        target = os.path.join(ROOT, "solver", name) if name.startswith("vbm/") else os.path.join(base, name)
+        if os.path.isfile(target):
+            f = folder_of(target)
+            if f not in found:
+                found.append(f)
+    return found
+
+
+def check_layering():
+    bad = []
+    for folder, allowed in MAY_INCLUDE.items():
+        d = os.path.join(ROOT, folder)
+        if not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            path = os.path.join(d, name)
+            if not (os.path.isfile(path) and name.endswith(SOURCE_EXT)):
+                continue
+            for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+                m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                if not m or os.path.basename(m.group(1)) in GENERATED:
+                    continue
+                where = candidates(m.group(1), folder)
+                ok = [f for f in where if f == folder or f in allowed]
+                if not where:
+                    bad.append(f"{folder}/{name}:{n}: \"{m.group(1)}\" is not a file of the project")
+                elif not ok:
+                    bad.append(f"{folder}/{name}:{n}: \"{m.group(1)}\" is in {where[0]}/, which {folder}/ may not include")
+    return bad
+
+
+def check_sizes():
+    spec = importlib.util.spec_from_file_location("fl", os.path.join(ROOT, "scripts", "function-lengths.py"))
+    fl = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fl)
+    bad = []
+    for folder, max_function, max_file in (("solver", 120, 450), ("app", 120, None)):
+        for root, _, names in os.walk(os.path.join(ROOT, folder)):
+            for name in sorted(names):
+                if not name.endswith(fl.EXTENSIONS):
+                    continue
+                path = os.path.join(root, name)
+                rel = os.path.relpath(path, ROOT)
+                lines = sum(1 for _ in open(path, encoding="utf-8", errors="replace"))
+                if max_file and lines > max_file:
+                    bad.append(f"{rel}: {lines} lines (at most {max_file} in {folder}/)")
+                for first, last, fn in fl.functions(path):
+                    if last - first + 1 > max_function:
+                        bad.append(f"{rel}:{first}: {fn} is {last - first + 1} lines (at most {max_function})")
+    return bad
+
+
+def main():
+    which = sys.argv[1:] or ["layering", "sizes"]
+    bad = []
+    for w in which:
+        if w not in ("layering", "sizes"):
+            print(__doc__)
+            return 2
+        problems = check_layering() if w == "layering" else check_sizes()
+        print(f"{w}: {'ok' if not problems else str(len(problems)) + ' problem(s)'}")
+        bad += problems
+    for b in bad:
+        print("  " + b)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+// Smoke's advection: density, temperature and the centred velocity carried semi-Lagrangian by
+// the centred velocity, in as many substeps as keep the CFL number at most max_cfl (<= 1, so a
+// departure point stays within the 27 box taps). Accepts box resolvers only
+// (StepKind::Advection: the interpolation reads all 27 taps).
+#pragma once
+
+#include "Domain.h"
+#include "Fields.h"
+#include "PhaseTimer.h"
+#include "ResolverRules.h"
+#include "StencilRunner.h"
+#include "kernels/AdvectionBodies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace vbm::solver {
+
+template <class Exec>
+class Advection {
+public:
+    static constexpr StepKind Kind = StepKind::Advection;
+
+    Advection(StencilRunner<Exec>& run, Domain<Exec>& domain, Fields<Exec>& fields)
+        : mRun(run), mDomain(domain), mFields(fields)
+    {
+    }
+
+    /// Advects from the centred velocity in Temp::CentreU/V/W, which it leaves advected there;
+    /// returns the substeps taken.
+    int run(const SimulationParams& p, PhaseTimer<Exec>& timer)
+    {
+        Fields<Exec>& f = mFields;
+        const auto t = timer.start();
+        const double vmax =
+            mRun.exec().maxAbs(f[Temp::CentreU], f[Temp::CentreV], f[Temp::CentreW], mDomain.valueCount());
+        const double cfl = vmax * p.dt / p.voxelSize;
+        const int substeps = std::max(1, int(std::ceil(cfl / std::min(1.0, p.maxCfl))));
+        if (substeps > 10000 || !std::isfinite(cfl))
+            throw std::runtime_error("smoke velocity blew up (CFL " + std::to_string(cfl) + ")");
+        for (int s = 0; s < substeps; ++s)
+            substep(float(p.dt / substeps / p.voxelSize));
+        timer.stop(Phase::Advection, t);
+        return substeps;
+    }
+
+private:
+    void substep(float dtOverH)
+    {
+        Fields<Exec>& f = mFields;
+        float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
+        const Advect<> a{cu,
+                         cv,
+                         cw,
+                         dtOverH,
+                         {f[Channel::Density], f[Channel::Temperature], cu, cv, cw},
+                         {f[Temp::AdvectedDensity], f[Temp::AdvectedTemperature], f[Temp::AdvectedU],
+                          f[Temp::AdvectedV], f[Temp::AdvectedW]}};
+        mRun.box(mDomain.fine(), a);
+        f.swap(Channel::Density, Temp::AdvectedDensity);
+        f.swap(Channel::Temperature, Temp::AdvectedTemperature);
+        f.swap(Temp::CentreU, Temp::AdvectedU);
+        f.swap(Temp::CentreV, Temp::AdvectedV);
+        f.swap(Temp::CentreW, Temp::AdvectedW);
+    }
+
+    StencilRunner<Exec>& mRun;
+    Domain<Exec>& mDomain;
+    Fields<Exec>& mFields;
+};
+
+} // namespace vbm::solver

@@ -1,0 +1,84 @@
+// A grid in an executor's memory (device memory on CUDA, host memory on the CPU) with its VBM
+// at both of the solver's block widths, 128 and 512: what every stencil pass of a level runs on.
+#pragma once
+
+#include "GridGenerators.h"
+#include "vbm/BuildVoxelBlockManager.h"
+#include "vbm/VbmView.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+namespace vbm::solver {
+
+/// A 32-byte unit, so grid copies keep NanoVDB's data alignment on the host too.
+struct alignas(32) GridChunk {
+    char bytes[32];
+};
+
+/// Calls f(std::integral_constant<int, L>) for the solver's widths, 128 (L = 7) and 512 (L = 9).
+template <typename F>
+decltype(auto) withSolverWidth(int log2BlockWidth, F&& f)
+{
+    if (log2BlockWidth == 7) return f(std::integral_constant<int, 7>{});
+    if (log2BlockWidth == 9) return f(std::integral_constant<int, 9>{});
+    throw std::invalid_argument("block width must be 128 or 512");
+}
+
+template <class Exec>
+class ExecGrid {
+    template <typename T>
+    using Array = typename Exec::template Array<T>;
+
+public:
+    ExecGrid() = default;
+    /// Copies `host` (an OnIndex grid satisfying checkVbmGrid) and builds its VBM at both widths.
+    explicit ExecGrid(const HostGridHandle& host)
+    {
+        const IndexGrid* g = host.template grid<nanovdb::ValueOnIndex>();
+        if (!g) throw std::invalid_argument("the domain's grid is not an OnIndex grid");
+        const uint64_t size = host.gridSize();
+        std::vector<GridChunk> chunks((size + 31) / 32);
+        std::memcpy(chunks.data(), host.data(), size);
+        mBytes = Exec::template allocate<GridChunk>(chunks.size());
+        Exec::upload(mBytes, chunks);
+        mGridBytes = size;
+        mActiveVoxels = g->activeVoxelCount();
+        for (int w = 0; w < 2; ++w) {
+            const VbmMetadata m = w == 0 ? buildVoxelBlockManagerHost<7>(g) : buildVoxelBlockManagerHost<9>(g);
+            mFirstLeafID[w] = Exec::template allocate<uint32_t>(m.firstLeafID.size());
+            mJumpMap[w] = Exec::template allocate<uint64_t>(m.jumpMap.size());
+            Exec::upload(mFirstLeafID[w], m.firstLeafID);
+            Exec::upload(mJumpMap[w], m.jumpMap);
+            mView[w] = {grid(),
+                        mFirstLeafID[w].data(),
+                        mJumpMap[w].data(),
+                        m.extent.firstOffset,
+                        m.extent.blockCount,
+                        m.extent.lastOffset + 1};
+            mMetaBytes += m.firstLeafID.size() * sizeof(uint32_t) + m.jumpMap.size() * sizeof(uint64_t);
+        }
+    }
+
+    /// The grid in executor memory.
+    const IndexGrid* grid() const { return reinterpret_cast<const IndexGrid*>(mBytes.data()); }
+    /// The VBM view at block width 2^log2BlockWidth (7 or 9).
+    const VbmView& view(int log2BlockWidth) const { return mView[log2BlockWidth == 7 ? 0 : 1]; }
+    /// Last active value index + 1: the length of a field on this grid.
+    uint64_t valueCount() const { return mView[0].valueCount; }
+    uint64_t activeVoxels() const { return mActiveVoxels; }
+    /// Bytes of the grid, and of its VBM metadata at both widths.
+    uint64_t gridBytes() const { return mGridBytes; }
+    uint64_t metaBytes() const { return mMetaBytes; }
+
+private:
+    Array<GridChunk> mBytes;
+    Array<uint32_t> mFirstLeafID[2];
+    Array<uint64_t> mJumpMap[2];
+    VbmView mView[2];
+    uint64_t mGridBytes = 0, mMetaBytes = 0, mActiveVoxels = 0;
+};
+
+} // namespace vbm::solver

@@ -1,0 +1,90 @@
+// A simulation on one executor (HostExec or CudaExec): the Domain, the Fields and the steps
+// over them, composed once. Heat runs HeatStep; smoke runs SmokeSources, Advection and
+// Projection. The same kernel bodies run on the CPU and on the GPU. Included by SolverCpu.cpp
+// and SolverCuda.cu only.
+#pragma once
+
+#include "Advection.h"
+#include "ConjugateGradient.h"
+#include "Domain.h"
+#include "Fields.h"
+#include "HeatStep.h"
+#include "Multigrid.h"
+#include "PhaseTimer.h"
+#include "Projection.h"
+#include "SmokeSources.h"
+#include "SolverEngine.h"
+#include "StencilRunner.h"
+
+namespace vbm::solver {
+
+template <class Exec>
+class Simulation final : public SolverEngine {
+public:
+    Simulation(const Scene& scene, const StencilChoice& choice)
+        : mKind(scene.kind), mRun(mExec, choice), mDomain(mRun, scene.grid, usesMultigrid(scene)),
+          mFields(scene, mDomain.valueCount()), mMultigrid(mRun, mDomain), mCg(mRun, mDomain, mMultigrid),
+          mTimer(mExec), mHeat(mRun, mDomain, mFields, mCg), mSources(mRun, mDomain, mFields),
+          mAdvection(mRun, mDomain, mFields), mProjection(mRun, mDomain, mFields, mCg)
+    {
+        mExec.synchronize();
+    }
+
+    const FrameTimings& step(const SimulationParams& p, const StencilChoice& choice) override
+    {
+        mRun.setChoice(choice);
+        mTimer.beginStep();
+        if (mKind == SimulationKind::Heat) {
+            mHeat.run(p, mTimer);
+        } else {
+            mSources.run(p, mTimer);
+            mTimer.report().substeps = mAdvection.run(p, mTimer);
+            mProjection.run(p, mTimer);
+        }
+        mTimer.endStep();
+        if (mKind == SimulationKind::Smoke) mTimer.report().divergenceAfter = mProjection.divergenceAfter();
+        return mTimer.read();
+    }
+
+    const float* fieldData(Channel c) const override { return mFields[c]; }
+    std::vector<float> download(Channel c) const override { return Exec::download(mFields.array(c)); }
+    MemoryReport memory() const override
+    {
+        MemoryReport m;
+        m.activeVoxels = mDomain.activeVoxels();
+        m.gridAndVbm = mDomain.gridAndVbmBytes();
+        m.fields = mFields.channelBytes() + mDomain.diagBytes();
+        m.temporaries = mFields.workspaceBytes() + mDomain.levelArrayBytes();
+        return m;
+    }
+    void* cudaStream() const override
+    {
+        if constexpr (Exec::OnDevice)
+            return mExec.stream();
+        else
+            return nullptr;
+    }
+    uint64_t activeVoxels() const override { return mDomain.activeVoxels(); }
+    uint64_t blockCount(int log2BlockWidth) const override { return mDomain.fine().view(log2BlockWidth).blockCount; }
+
+private:
+    static bool usesMultigrid(const Scene& s)
+    {
+        return s.kind == SimulationKind::Smoke && s.params.pressurePreconditioner == Preconditioner::Multigrid;
+    }
+
+    Exec mExec; // first: everything below lives in its memory
+    SimulationKind mKind;
+    StencilRunner<Exec> mRun;
+    Domain<Exec> mDomain;
+    Fields<Exec> mFields;
+    Multigrid<Exec> mMultigrid;
+    ConjugateGradient<Exec> mCg;
+    PhaseTimer<Exec> mTimer;
+    HeatStep<Exec> mHeat;
+    SmokeSources<Exec> mSources;
+    Advection<Exec> mAdvection;
+    Projection<Exec> mProjection;
+};
+
+} // namespace vbm::solver

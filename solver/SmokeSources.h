@@ -1,0 +1,64 @@
+// Smoke's sources: the emitter raises density and temperature, the face velocity is averaged
+// to cell centres, buoyancy (up with temperature, down with density) accelerates the centred
+// velocity, and vorticity confinement (when on) puts back small swirls. With confinement off
+// the emitter, the centres and buoyancy run as one pass. Accepts every resolver (its passes
+// are Laplacian-type).
+#pragma once
+
+#include "Domain.h"
+#include "Fields.h"
+#include "PhaseTimer.h"
+#include "ResolverRules.h"
+#include "StencilRunner.h"
+#include "kernels/SourceBodies.h"
+
+namespace vbm::solver {
+
+template <class Exec>
+class SmokeSources {
+public:
+    static constexpr StepKind Kind = StepKind::Laplacian;
+
+    SmokeSources(StencilRunner<Exec>& run, Domain<Exec>& domain, Fields<Exec>& fields)
+        : mRun(run), mDomain(domain), mFields(fields)
+    {
+    }
+
+    /// Leaves the centred velocity in Temp::CentreU/V/W.
+    void run(const SimulationParams& p, PhaseTimer<Exec>& timer)
+    {
+        Fields<Exec>& f = mFields;
+        const float dt = float(p.dt);
+        float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
+        const Emit emit{f[Channel::Emitter], f[Channel::Density], f[Channel::Temperature], float(p.emitDensity),
+                        float(p.emitTemperature)};
+        const Buoyancy buoyancy{f[Channel::Density], f[Channel::Temperature], cv, float(dt * p.buoyancy),
+                                float(dt * p.weight)};
+        const float *u = f[Channel::U], *v = f[Channel::V], *w = f[Channel::W];
+        if (p.vorticity <= 0) { // nothing between them: one pass
+            timer.time(Phase::SourcesCentreBuoyancy, [&] {
+                mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, true, emit, buoyancy);
+            });
+            return;
+        }
+        Exec& exec = mRun.exec();
+        timer.time(Phase::Sources, [&] { exec.elements(mDomain.valueCount(), emit); });
+        timer.time(Phase::CentreVelocity,
+                   [&] { mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw); });
+        float *wx = f[Temp::VorticityX], *wy = f[Temp::VorticityY], *wz = f[Temp::VorticityZ],
+              *mag = f[Temp::VorticityMagnitude];
+        timer.time(Phase::VorticityConfinement, [&] {
+            mRun.template cross<Vorticity>(mDomain.fine(), cu, cv, cw, wx, wy, wz, mag);
+            mRun.template cross<ConfinementForce>(mDomain.fine(), wx, wy, wz, mag, cu, cv, cw,
+                                                  float(p.dt * p.vorticity));
+        });
+        timer.time(Phase::Buoyancy, [&] { exec.elements(mDomain.valueCount(), buoyancy); });
+    }
+
+private:
+    StencilRunner<Exec>& mRun;
+    Domain<Exec>& mDomain;
+    Fields<Exec>& mFields;
+};
+
+} // namespace vbm::solver

@@ -1,0 +1,38 @@
+// What the Solver facade drives: a simulation on one backend. Declared once here and
+// implemented once, by Simulation<Exec> for either executor; the facade keeps the parameters,
+// the choice of resolvers and the rules, and asks the engine only for what lives in backend
+// memory.
+#pragma once
+
+#include "Fields.h"
+#include "FrameTimings.h"
+#include "Scene.h"
+#include "SolverTypes.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace vbm::solver {
+
+class SolverEngine {
+public:
+    virtual ~SolverEngine() = default;
+    /// One time step with these parameters and resolvers; the record stays valid until the next.
+    virtual const FrameTimings& step(const SimulationParams& params, const StencilChoice& choice) = 0;
+    /// A channel's storage where the backend keeps it (device memory on CUDA), valid until the next step.
+    virtual const float* fieldData(Channel c) const = 0;
+    /// A host copy of a channel.
+    virtual std::vector<float> download(Channel c) const = 0;
+    virtual MemoryReport memory() const = 0;
+    /// The cudaStream_t the work runs on; null on the CPU.
+    virtual void* cudaStream() const = 0;
+    virtual uint64_t activeVoxels() const = 0;
+    virtual uint64_t blockCount(int log2BlockWidth) const = 0;
+};
+
+/// The engines of the two backends (the choice is already checked against ResolverRules).
+std::unique_ptr<SolverEngine> makeCpuEngine(const Scene& scene, const StencilChoice& choice);
+std::unique_ptr<SolverEngine> makeCudaEngine(const Scene& scene, const StencilChoice& choice);
+
+} // namespace vbm::solver

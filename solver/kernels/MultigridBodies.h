@@ -1,0 +1,181 @@
+// Kernel bodies of the multigrid preconditioner (Multigrid.h): the fine level's damped Jacobi
+// sweeps and residual through the resolver, the coarse levels' from their neighbour tables,
+// the coarsest level's whole solve in one launch, and the tables built once per Domain (cross
+// neighbours, children). Level k holds the voxels c >> 1 of level k - 1; its operator is
+// 2^k (-L_k) of its own topology (MultigridHierarchy.h). The transfers are in TrilinearTransfer.h.
+#pragma once
+
+#include "kernels/LaplacianRow.h"
+
+#include <cstdint>
+
+namespace vbm::solver {
+
+/// Damped Jacobi sweep for A = scale*(-L): out = x + omega * (b - A x) / (scale * neighbours).
+template <bool FromBox>
+struct JacobiSmooth {
+    const float* x;
+    const float* b;
+    const float* diag;
+    float* out;
+    float scale, omega;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const float xi = x[i];
+        const float ax = minusLaplacian(gatherCross<FromBox>(taps), x, xi);
+        const float d = scale * diag[i];
+        out[i] = d != 0.f ? xi + omega * (b[i] - scale * ax) / d : 0.f;
+    }
+};
+
+/// JacobiSmooth that also returns b[i] * out[i]: the V-cycle's last sweep on the fine level,
+/// where b = r and out = z, gives CG's r.z in the same pass.
+template <bool FromBox>
+struct JacobiSmoothDot : JacobiSmooth<FromBox> {
+    template <typename Taps>
+    __hostdev__ double operator()(uint64_t i, Taps&& taps) const
+    {
+        JacobiSmooth<FromBox>::operator()(i, taps);
+        return double(this->b[i]) * double(this->out[i]);
+    }
+};
+
+/// out = b - scale*(-L) x
+template <bool FromBox>
+struct Residual {
+    const float* x;
+    const float* b;
+    float* out;
+    float scale;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const float xi = x[i];
+        out[i] = b[i] - scale * minusLaplacian(gatherCross<FromBox>(taps), x, xi);
+    }
+};
+
+/// The 6 cross neighbours of voxel i (0: none), in cross order, at table[6 i ...]: a coarse
+/// level's taps, resolved once at start through the chosen resolver (they are the same for
+/// every resolver), so its sweeps run as element passes (TableJacobi, TableResidual): a small
+/// level's stencil launch would otherwise spend its time in the decode and staging latency.
+template <bool FromBox>
+struct StoreCrossNeighbours {
+    uint32_t* table;
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        const auto c = gatherCross<FromBox>(taps);
+        for (int t = 1; t < CrossTapCount; ++t)
+            table[6 * i + t - 1] = uint32_t(c.n[t]);
+    }
+};
+
+/// minusLaplacian from a StoreCrossNeighbours table: the same sum in the same order.
+__hostdev__ inline float tableMinusLaplacian(const uint32_t* table, uint64_t i, const float* x, float xi)
+{
+    float ax = 0.f;
+    for (int t = 0; t < CrossTapCount - 1; ++t)
+        if (const uint32_t n = table[6 * i + t]) ax += xi - x[n];
+    return ax;
+}
+
+/// JacobiSmooth's value at voxel i, its taps from a table.
+__hostdev__ inline float tableJacobi(const uint32_t* table, uint64_t i, const float* x, const float* b,
+                                     const float* diag, float scale, float omega)
+{
+    const float xi = x[i];
+    const float ax = tableMinusLaplacian(table, i, x, xi);
+    const float d = scale * diag[i];
+    return d != 0.f ? xi + omega * (b[i] - scale * ax) / d : 0.f;
+}
+
+/// JacobiSmooth on a coarse level, its taps from the level's table. An element body.
+struct TableJacobi {
+    const uint32_t* table;
+    const float* x;
+    const float* b;
+    const float* diag;
+    float* out;
+    float scale, omega;
+    __hostdev__ void operator()(uint64_t i) const { out[i] = tableJacobi(table, i, x, b, diag, scale, omega); }
+};
+
+/// Residual on a coarse level, its taps from the level's table. An element body.
+struct TableResidual {
+    const uint32_t* table;
+    const float* x;
+    const float* b;
+    float* out;
+    float scale;
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        const float xi = x[i];
+        out[i] = b[i] - scale * tableMinusLaplacian(table, i, x, xi);
+    }
+};
+
+/// The coarsest level's solve of scale*(-L) x = b from x = 0, as steps with a barrier between
+/// them (Exec::steps): step 0 the first damped Jacobi sweep (omega b / (scale diag)), steps
+/// 1..sweeps more sweeps (sweeps even), the last writes x. The two iterates live in the
+/// executor's scratch (shared memory on CUDA: 2 n floats), so a sweep reads no global memory
+/// written in the same launch. Sums in cross order, as JacobiSmooth does.
+struct CoarsestJacobi {
+    const uint32_t* neighbours; ///< StoreCrossNeighbours' table
+    const float* b;
+    const float* diag;
+    float* x;
+    uint64_t n;
+    float scale, omega;
+    int sweeps;
+    __hostdev__ void operator()(int step, uint64_t i, float* scratch) const
+    {
+        float* even = scratch; // step 0's output, and every even step's
+        float* odd = scratch + n;
+        if (step == 0) {
+            const float first = (scale / omega) * diag[i];
+            even[i] = first != 0.f ? b[i] / first : 0.f;
+        } else if (step <= sweeps) {
+            const float* in = step % 2 ? even : odd;
+            (step % 2 ? odd : even)[i] = tableJacobi(neighbours, i, in, b, diag, scale, omega);
+        } else {
+            x[i] = even[i];
+        }
+    }
+};
+
+/// The (up to 8) fine children of coarse voxel i, value indices at table[8 i ...] in (x, y, z)
+/// order (0: none), so restriction and prolongation are element passes. A voxel body on the
+/// coarse level, run once at start.
+struct StoreChildren {
+    const IndexGrid* fine;
+    const IndexGrid* coarse;
+    uint32_t* table;
+    __hostdev__ void operator()(uint64_t i, uint32_t leafIndex, uint16_t voxelOffset) const
+    {
+        const nanovdb::Coord c = leaves(coarse)[leafIndex].offsetToGlobalCoord(voxelOffset);
+        auto acc = fine->getAccessor(); // the 8 children share one leaf
+        for (int a = 0; a < 2; ++a)
+            for (int b = 0; b < 2; ++b)
+                for (int k = 0; k < 2; ++k)
+                    table[8 * i + 4 * a + 2 * b + k] =
+                        uint32_t(acc.getValue(nanovdb::Coord(2 * c[0] + a, 2 * c[1] + b, 2 * c[2] + k)));
+    }
+};
+
+/// The coarse level's first damped Jacobi sweep from zero, sweep = b / (diagScale diag) (as
+/// JacobiApply), written by the restriction that makes b: one launch fewer per level.
+struct FirstSweep {
+    const float* diag = nullptr; ///< null: no sweep
+    float* sweep = nullptr;
+    float diagScale = 0;
+    __hostdev__ void operator()(uint64_t i, float b) const
+    {
+        if (!sweep) return;
+        const float d = diagScale * diag[i];
+        sweep[i] = d != 0.f ? b / d : 0.f;
+    }
+};
+
+} // namespace vbm::solver
