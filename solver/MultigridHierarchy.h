@@ -82,7 +82,7 @@ private:
     {
         CoarseLevel<Exec>& lv = mLevels.emplace_back();
         lv.grid = ExecGrid<Exec>(host);
-        mGridBytes += lv.grid.metaBytes();
+        mGridBytes += lv.grid.gridBytes() + lv.grid.metaBytes();
         lv.n = lv.grid.valueCount();
         for (auto* a : {&lv.diag, &lv.x, &lv.tmp, &lv.b, &lv.r}) {
             *a = Exec::template allocate<float>(lv.n);
