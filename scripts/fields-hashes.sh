@@ -4,7 +4,10 @@
 # that a change leaves the simulation's results unchanged: run it with the old and the new
 # binary and diff the outputs (docs/architecture.md, "Behaviour kept").
 # Usage: scripts/fields-hashes.sh VBM_FLUID [cpu|cuda] [STEPS_SMALL] [STEPS_LARGE]
-# (STEPS_LARGE for smoke-plume-4m; SCENES="a b" runs a subset, each a built-in name or a file.)
+# (STEPS_LARGE for smoke-plume-4m; SCENES="a b" runs a subset, each a built-in name or a file.
+# ALL_RESOLVERS=1: one run per scene and width with --resolver all, which steps every resolver
+# in turn and checks their fields bitwise identical after every frame; the line then holds the
+# first resolver's hash and whether all were identical.)
 set -euo pipefail
 fluid=${1:?usage: fields-hashes.sh VBM_FLUID [cpu|cuda] [STEPS_SMALL] [STEPS_LARGE]}
 backend=${2:-cpu}
@@ -35,6 +38,15 @@ for scene in "${scenes[@]}"; do
   steps=$small
   [ "$scene" = smoke-plume-4m ] && steps=$large
   for width in 128 512; do
+    if [ "${ALL_RESOLVERS:-0}" = 1 ]; then
+      out="$work/fields.nvdb"
+      "$fluid" --headless --render none --backend "$backend" --scene "$scene" --frames "$steps" \
+        --resolver all --block-width "$width" --export "$out" >"$work/log" 2>&1 \
+        || { cat "$work/log" >&2; echo "fields-hashes: $scene all $width failed" >&2; exit 1; }
+      same=$(grep -q "after every frame: yes" "$work/log" && echo yes || echo NO)
+      echo "$(basename "$scene" .scene) all w$width steps=$steps $(sha256sum "$out" | cut -c1-16) identical=$same"
+      continue
+    fi
     for r in "${resolvers[@]}"; do
       out="$work/fields.nvdb"
       "$fluid" --headless --render none --backend "$backend" --scene "$scene" --frames "$steps" \

@@ -17,9 +17,6 @@
 
 namespace vbm::solver {
 
-/// The largest explicit heat step that is stable: h^2 / (6 alpha).
-inline double explicitStableDt(const SimulationParams& p) { return p.voxelSize * p.voxelSize / (6.0 * p.alpha); }
-
 template <class Exec>
 class HeatStep {
 public:

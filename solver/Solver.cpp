@@ -4,7 +4,6 @@
 
 #include "DeviceQueries.h"
 #include "Fields.h"
-#include "HeatStep.h"
 #include "ResolverRules.h"
 #include "SolverEngine.h"
 
@@ -65,7 +64,7 @@ void Solver::setChoice(StencilChoice c)
 MemoryReport Solver::memory() const { return mEngine->memory(); }
 uint64_t Solver::activeVoxels() const { return mEngine->activeVoxels(); }
 uint64_t Solver::blockCount() const { return mEngine->blockCount(mChoice.log2BlockWidth); }
-double Solver::explicitStableDt() const { return solver::explicitStableDt(mParams); }
+double Solver::explicitStableDt() const { return vbm::explicitStableDt(mParams); }
 
 std::vector<std::string> Solver::fieldNames() const
 {

@@ -46,6 +46,9 @@ struct SimulationParams {
     int cgMaxIterations = 500;
 };
 
+/// The largest explicit heat step that is stable: h^2 / (6 alpha).
+inline double explicitStableDt(const SimulationParams& p) { return p.voxelSize * p.voxelSize / (6.0 * p.alpha); }
+
 /// Bytes the solver holds, on the device for the CUDA backend, on the host for the CPU one.
 struct MemoryReport {
     uint64_t activeVoxels = 0;
