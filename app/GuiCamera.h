@@ -2,7 +2,7 @@
 // pan, the wheel to zoom. Pixel deltas in, camera changes out; no window-system code here.
 #pragma once
 
-#include "VolumeRenderer.h"
+#include "OrbitCamera.h"
 
 namespace vbm::app {
 

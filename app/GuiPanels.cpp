@@ -1,6 +1,8 @@
 // The window's panels (see GuiPanels.h).
 #include "GuiPanels.h"
 
+#include "ResolverChoice.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -44,13 +46,11 @@ void help(const char* text)
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
-ImU32 phaseColour(size_t i, size_t n)
-{
-    return ImColor::HSV(float(i) / float(std::max<size_t>(n, 1)), 0.65f, 0.95f);
-}
+ImU32 phaseColour(size_t i, size_t n) { return ImColor::HSV(float(i) / float(std::max<size_t>(n, 1)), 0.65f, 0.95f); }
 
-/// The resolver combo of one step kind; `boxOnly` for advection.
-void resolverCombo(const char* label, Resolver& r, bool boxOnly, bool cpu)
+/// The resolver combo of one step kind: what the step kind refuses is not offered, what the
+/// backend cannot run is greyed out with the rule's reason.
+void resolverCombo(const char* label, Resolver& r, StepKind kind, Backend backend)
 {
     if (!ImGui::BeginCombo(label, resolverName(r))) {
         help(resolverTooltip(r));
@@ -58,15 +58,16 @@ void resolverCombo(const char* label, Resolver& r, bool boxOnly, bool cpu)
     }
     for (size_t i = 0; i < AllResolvers.size(); ++i) {
         const Resolver c = AllResolvers[i];
-        if (boxOnly && !isBoxResolver(c)) continue;
-        const bool unavailable = cpu && c == Resolver::NanoVDB13;
-        ImGui::BeginDisabled(unavailable);
+        if (!stepKindRefusal(c, kind).empty()) continue;
+        const std::string why = resolverUnavailableReason(c, backend, kind);
+        ImGui::BeginDisabled(!why.empty());
         char item[64];
         std::snprintf(item, sizeof item, "%zu  %s", i + 1, resolverName(c));
         if (ImGui::Selectable(item, c == r)) r = c;
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("%s%s", resolverTooltip(c), unavailable ? "\n(needs the CUDA backend)" : "");
+            ImGui::SetTooltip("%s%s%s%s", resolverTooltip(c), why.empty() ? "" : "\n(", why.c_str(),
+                              why.empty() ? "" : ")");
     }
     ImGui::EndCombo();
 }
@@ -105,10 +106,7 @@ void simulationPanel(GuiState& s, const PanelInfo& info)
     if (want != s.backend) {
         s.backend = want;
         s.reset = true; // a new solver on the other backend, from the initial state
-        if (want == Backend::Cpu && s.choice.laplacian == Resolver::NanoVDB13)
-            s.choice.laplacian = Resolver::computeBoxStencil;
-        if (want == Backend::Cpu && s.choice.advection == Resolver::NanoVDB13)
-            s.choice.advection = Resolver::computeBoxStencil;
+        fitChoiceToBackend(s.choice, want);
     }
     ImGui::TextWrapped("%s", info.device.c_str());
     ImGui::Text("%llu active voxels, %llu blocks of %d", (unsigned long long)info.voxels,
@@ -117,12 +115,11 @@ void simulationPanel(GuiState& s, const PanelInfo& info)
 
 void resolverPanel(GuiState& s, const PanelInfo& info)
 {
-    const bool cpu = s.backend == Backend::Cpu;
-    resolverCombo("Laplacian-type", s.choice.laplacian, false, cpu);
+    resolverCombo("Laplacian-type", s.choice.laplacian, StepKind::Laplacian, s.backend);
     help("Diffusion, divergence, the Poisson matrix-vector product, gradient, averaging: any of the seven. Keys "
          "1-7 pick one (a box one is used for advection too).");
     ImGui::BeginDisabled(info.kind != SimulationKind::Smoke);
-    resolverCombo("advection", s.choice.advection, true, cpu);
+    resolverCombo("advection", s.choice.advection, StepKind::Advection, s.backend);
     ImGui::EndDisabled();
     help("Semi-Lagrangian advection needs the 27-tap box (smoke only).");
     int width = s.choice.log2BlockWidth == 9 ? 1 : 0;
@@ -131,8 +128,7 @@ void resolverPanel(GuiState& s, const PanelInfo& info)
     ImGui::RadioButton("128", &width, 0);
     ImGui::SameLine();
     ImGui::RadioButton("512", &width, 1);
-    s.choice.log2BlockWidth = width ? 9 : 7;
-    s.look.log2BlockWidth = s.choice.log2BlockWidth;
+    s.choice.log2BlockWidth = width ? 9 : 7; // the session keeps the block overlay's width in step
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::TextWrapped("switching keeps the state: the fields stay bitwise the same");
     ImGui::PopStyleColor();
@@ -162,34 +158,34 @@ void parameterPanel(SimulationParams& p, const PanelInfo& info)
     ImGui::SliderInt("CG iteration cap", &p.cgMaxIterations, 1, 2000);
 }
 
-void renderPanel(GuiState& s, const PanelInfo& info)
+void renderPanel(GuiState& s, render::RenderSettings& look, const PanelInfo& info)
 {
-    int mode = int(s.look.mode);
+    int mode = int(look.mode);
     const char* modes[] = {"density (lit smoke)", "colormap (emission)", "VBM blocks"};
     ImGui::Combo("look", &mode, modes, 3);
     help("VBM blocks colours each voxel by its block, to see how blocks of 128 or 512 voxels cut the leaves");
-    s.look.mode = render::RenderMode(mode);
+    look.mode = render::RenderMode(mode);
     ImGui::TextWrapped("%s", info.renderPath.c_str());
     ImGui::Text("host copies for the last field: %.1f MB", double(info.hostBytesLastField) / 1e6);
-    ImGui::SliderFloat("density scale", &s.look.densityScale, 0.01f, 4.f, "%.2f", ImGuiSliderFlags_Logarithmic);
-    if (s.look.mode == render::RenderMode::Emission) {
-        ImGui::DragFloat("colormap low", &s.look.rangeLo, 0.5f);
-        ImGui::DragFloat("colormap high", &s.look.rangeHi, 0.5f);
+    ImGui::SliderFloat("density scale", &look.densityScale, 0.01f, 4.f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    if (look.mode == render::RenderMode::Emission) {
+        ImGui::DragFloat("colormap low", &look.rangeLo, 0.5f);
+        ImGui::DragFloat("colormap high", &look.rangeHi, 0.5f);
     }
-    int axis = s.look.sliceAxis + 1;
+    int axis = look.sliceAxis + 1;
     ImGui::Text("slice");
     for (int a = 0; a < 4; ++a) {
         ImGui::SameLine();
         const char* names[] = {"off", "x", "y", "z"};
         if (ImGui::RadioButton(names[a], axis == a) && axis != a) {
             axis = a;
-            if (a > 0) s.look.slicePosition = std::floor(0.5f * (info.boxMin[a - 1] + info.boxMax[a - 1]));
+            if (a > 0) look.slicePosition = std::floor(0.5f * (info.boxMin[a - 1] + info.boxMax[a - 1]));
         }
     }
-    s.look.sliceAxis = axis - 1;
-    if (s.look.sliceAxis >= 0)
-        ImGui::SliderFloat("slice at", &s.look.slicePosition, info.boxMin[s.look.sliceAxis],
-                           info.boxMax[s.look.sliceAxis] - 1, "%.0f");
+    look.sliceAxis = axis - 1;
+    if (look.sliceAxis >= 0)
+        ImGui::SliderFloat("slice at", &look.slicePosition, info.boxMin[look.sliceAxis],
+                           info.boxMax[look.sliceAxis] - 1, "%.0f");
     if (ImGui::Button("Reset view")) s.resetView = true;
     help("Drag: orbit; right or middle drag: pan; wheel: zoom");
 }
@@ -201,7 +197,7 @@ void framePlot(const FrameHistory& h, float width)
     // a steady scale: the power of two above the 90th percentile (slow outliers are clipped)
     std::vector<double> totals;
     for (const auto& f : frames)
-        totals.push_back(f.total());
+        totals.push_back(h.plottedTotal(f));
     std::sort(totals.begin(), totals.end());
     const double p90 = totals.empty() ? 1.0 : totals[totals.size() * 9 / 10];
     const double top = std::pow(2.0, std::ceil(std::log2(std::max(p90, 1.0))));
@@ -212,42 +208,78 @@ void framePlot(const FrameHistory& h, float width)
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->AddRectFilled(p0, ImVec2(p0.x + size.x, p0.y + size.y), IM_COL32(20, 20, 24, 255));
     const float bar = size.x / float(FrameHistory::Capacity);
-    const size_t n = h.phases().size();
+    const std::vector<Phase>& phases = h.plotPhases();
+    const size_t n = phases.size();
     for (size_t i = 0; i < frames.size(); ++i) {
         const float x = p0.x + bar * float(FrameHistory::Capacity - frames.size() + i);
         float y = p0.y + size.y;
-        for (size_t p = 0; p < frames[i].ms.size(); ++p) {
-            const float dy = std::min(float(frames[i].ms[p] / top) * size.y, y - p0.y);
+        for (size_t p = 0; p < n; ++p) {
+            const float dy = std::min(float(FrameHistory::plottedMs(frames[i], phases[p]) / top) * size.y, y - p0.y);
             if (dy <= 0) continue;
             draw->AddRectFilled(ImVec2(x, y - dy), ImVec2(x + std::max(bar, 1.f), y), phaseColour(p, n));
             y -= dy;
         }
     }
     for (size_t p = 0; p < n; ++p) {
-        if (h.phases()[p] == "step") continue; // the sum of the others
-        ImGui::ColorButton(h.phases()[p].c_str(), ImColor(phaseColour(p, n)),
+        ImGui::ColorButton(phaseName(phases[p]), ImColor(phaseColour(p, n)),
                            ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoBorder, ImVec2(10, 10));
         ImGui::SameLine();
-        ImGui::TextUnformatted(h.phases()[p].c_str());
+        ImGui::TextUnformatted(phaseName(phases[p]));
         if (p + 1 < n && ImGui::GetContentRegionAvail().x > 110) ImGui::SameLine();
     }
-    if (h.phases().size() && ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x) ImGui::NewLine();
+    if (n && ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x) ImGui::NewLine();
+}
+
+/// The columns after the fixed ones: the step's phases other than the whole step.
+std::vector<Phase> phaseColumns(const FrameHistory& h)
+{
+    std::vector<Phase> out;
+    for (Phase p : h.stepPhases())
+        if (p != Phase::Step) out.push_back(p);
+    return out;
+}
+
+void timingRow(const GuiState& s, const FrameHistory& h, size_t i, bool smoke, const std::vector<Phase>& phases)
+{
+    const FrameHistory::Config& c = h.configs()[i];
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    const bool current = sameChoice(c.choice, s.choice);
+    ImGui::TextColored(current ? ImVec4(1, 0.85f, 0.3f, 1) : ImVec4(1, 1, 1, 1), "%s%s (%zu)",
+                       resolverName(c.choice.laplacian), c.choice.log2BlockWidth == 9 ? " @512" : "", c.steps.frames());
+    help(resolverTooltip(c.choice.laplacian));
+    ImGui::TableSetColumnIndex(1);
+    const double mine = h.median(i, Phase::Step);
+    ImGui::Text("%.2f", mine);
+    ImGui::TableSetColumnIndex(2);
+    const int b = h.baseline(c.choice);
+    if (b >= 0 && mine > 0)
+        ImGui::Text("%.2fx", h.median(size_t(b), Phase::Step) / mine);
+    else
+        ImGui::TextDisabled("-");
+    int col = 3;
+    if (smoke) {
+        ImGui::TableSetColumnIndex(col++);
+        ImGui::TextUnformatted(resolverName(c.choice.advection));
+    }
+    for (Phase p : phases) {
+        ImGui::TableSetColumnIndex(col++);
+        ImGui::Text("%.2f", h.median(i, p));
+    }
 }
 
 void timingTable(const GuiState& s, const PanelInfo& info, const FrameHistory& h)
 {
-    const int stepCol = h.stepPhase();
-    if (h.configs().empty() || stepCol < 0) {
+    if (h.configs().empty()) {
         ImGui::TextDisabled("no steps yet");
         return;
     }
     ImGui::Text("median ms per phase, per resolver used");
-    const auto& phases = h.phases();
+    const std::vector<Phase> phases = phaseColumns(h);
     const bool smoke = info.kind == SimulationKind::Smoke;
-    int columns = smoke ? 4 : 3;
-    for (const auto& p : phases)
-        columns += p != "render" && p != "step";
-    const float rows = float(h.configs().size() + 1) * (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y);
+    const int columns = (smoke ? 4 : 3) + int(phases.size());
+    const float rows =
+        float(h.configs().size() + 1) * (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y);
     if (ImGui::BeginTable("medians", columns,
                           ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                               ImGuiTableFlags_SizingFixedFit,
@@ -257,38 +289,12 @@ void timingTable(const GuiState& s, const PanelInfo& info, const FrameHistory& h
         ImGui::TableSetupColumn("step");
         ImGui::TableSetupColumn("vs box");
         if (smoke) ImGui::TableSetupColumn("advection");
-        for (const auto& p : phases)
-            if (p != "render" && p != "step") ImGui::TableSetupColumn(p.c_str());
+        for (Phase p : phases)
+            ImGui::TableSetupColumn(phaseName(p));
         ImGui::TableSetupScrollFreeze(1, 0);
         ImGui::TableHeadersRow();
-        for (const auto& c : h.configs()) {
-            ImGui::TableNextRow();
-            ImGui::TableSetColumnIndex(0);
-            const bool current = c.choice.laplacian == s.choice.laplacian && c.choice.advection == s.choice.advection &&
-                                 c.choice.log2BlockWidth == s.choice.log2BlockWidth;
-            ImGui::TextColored(current ? ImVec4(1, 0.85f, 0.3f, 1) : ImVec4(1, 1, 1, 1), "%s%s (%d)",
-                               resolverName(c.choice.laplacian), c.choice.log2BlockWidth == 9 ? " @512" : "", c.steps);
-            help(resolverTooltip(c.choice.laplacian));
-            ImGui::TableSetColumnIndex(1);
-            const double mine = FrameHistory::median(c.samples[size_t(stepCol)]);
-            ImGui::Text("%.2f", mine);
-            ImGui::TableSetColumnIndex(2);
-            const int b = h.baseline(c.choice);
-            if (b >= 0 && mine > 0)
-                ImGui::Text("%.2fx", FrameHistory::median(h.configs()[size_t(b)].samples[size_t(stepCol)]) / mine);
-            else
-                ImGui::TextDisabled("-");
-            int col = 3;
-            if (smoke) {
-                ImGui::TableSetColumnIndex(col++);
-                ImGui::TextUnformatted(resolverName(c.choice.advection));
-            }
-            for (size_t p = 0; p < phases.size(); ++p) {
-                if (phases[p] == "render" || phases[p] == "step") continue;
-                ImGui::TableSetColumnIndex(col++);
-                ImGui::Text("%.2f", p < c.samples.size() ? FrameHistory::median(c.samples[p]) : 0.0);
-            }
-        }
+        for (size_t i = 0; i < h.configs().size(); ++i)
+            timingRow(s, h, i, smoke, phases);
         ImGui::EndTable();
     }
     ImGui::TextDisabled("vs box: computeBoxStencil's step time / this one's (higher is faster)");
@@ -296,8 +302,8 @@ void timingTable(const GuiState& s, const PanelInfo& info, const FrameHistory& h
 
 } // namespace
 
-void drawPanels(GuiState& s, SimulationParams& params, const PanelInfo& info, const FrameHistory& history,
-                float width, float height)
+void drawPanels(GuiState& s, render::RenderSettings& look, SimulationParams& params, const PanelInfo& info,
+                const FrameHistory& history, float width, float height)
 {
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(ImVec2(width, height));
@@ -311,12 +317,12 @@ void drawPanels(GuiState& s, SimulationParams& params, const PanelInfo& info, co
         framePlot(history, ImGui::GetContentRegionAvail().x);
         // CG of the current configuration's last step
         for (const auto& c : history.configs())
-            if (c.choice.laplacian == s.choice.laplacian && c.choice.advection == s.choice.advection &&
-                c.choice.log2BlockWidth == s.choice.log2BlockWidth && c.lastIterations >= 0)
-                ImGui::Text("CG: %d iterations, relative residual %.2e", c.lastIterations, c.lastResidual);
+            if (sameChoice(c.choice, s.choice) && c.steps.lastIterations() >= 0)
+                ImGui::Text("CG: %d iterations, relative residual %.2e", c.steps.lastIterations(),
+                            c.steps.lastResidual());
         timingTable(s, info, history);
     }
-    if (ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) renderPanel(s, info);
+    if (ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) renderPanel(s, look, info);
     if (ImGui::CollapsingHeader("Parameters")) parameterPanel(params, info);
     if (ImGui::CollapsingHeader("Output", ImGuiTreeNodeFlags_DefaultOpen)) {
         char name[64];

@@ -1,9 +1,10 @@
 // The window's panels (Dear ImGui): simulation, resolvers, parameters, render, frame times and
-// output. They edit GuiState and the solver's parameters; the loop applies the rest.
+// output. They edit GuiState, the look and the solver's parameters; the loop applies the rest.
 #pragma once
 
 #include "GuiState.h"
 #include "GuiTimings.h"
+#include "VolumeRenderer.h"
 
 #include <cstdint>
 #include <string>
@@ -13,10 +14,10 @@ namespace vbm::app {
 
 /// What the panels show but do not change.
 struct PanelInfo {
-    std::string device;     ///< where the solver runs
-    std::string renderPath; ///< how the field reaches the renderer
+    std::string device;              ///< where the solver runs
+    std::string renderPath;          ///< how the field reaches the renderer
     uint64_t hostBytesLastField = 0; ///< host<->device bytes the last field update copied (0 on the shared path)
-    std::string cudaWhyNot; ///< "" when the CUDA backend can run
+    std::string cudaWhyNot;          ///< "" when the CUDA backend can run
     std::vector<std::string> scenes;
     SimulationKind kind = SimulationKind::Heat;
     uint64_t voxels = 0, blocks = 0;
@@ -30,7 +31,7 @@ struct PanelInfo {
 const char* resolverTooltip(Resolver r);
 
 /// Draws the panel column at the window's left edge, `width` x `height` pixels.
-void drawPanels(GuiState& s, SimulationParams& params, const PanelInfo& info, const FrameHistory& history,
-                float width, float height);
+void drawPanels(GuiState& s, render::RenderSettings& look, SimulationParams& params, const PanelInfo& info,
+                const FrameHistory& history, float width, float height);
 
 } // namespace vbm::app

@@ -1,7 +1,8 @@
 // Scripts of timed commands for the window (see GuiScript.h).
 #include "GuiScript.h"
 
-#include "HeadlessOptions.h"
+#include "CommandLine.h"
+#include "ResolverChoice.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,6 +12,8 @@
 
 namespace vbm::app {
 
+using cli::UsageError;
+
 std::vector<ScriptCommand> readScript(const std::string& path)
 {
     std::ifstream in(path);
@@ -19,8 +22,8 @@ std::vector<ScriptCommand> readScript(const std::string& path)
         const char* name;
         bool argument;
     };
-    static const Kind kinds[] = {{"resolver", true}, {"advection", true}, {"block-width", true},
-                                 {"play", false},    {"pause", false},    {"step", false},
+    static const Kind kinds[] = {{"resolver", true}, {"advection", true},   {"block-width", true},
+                                 {"play", false},    {"pause", false},      {"step", false},
                                  {"reset", false},   {"reset-view", false}, {"screenshot", true},
                                  {"export", true},   {"resize", true},      {"quit", false}};
     std::vector<ScriptCommand> out;
@@ -35,20 +38,21 @@ std::vector<ScriptCommand> readScript(const std::string& path)
         const std::string where = path + ":" + std::to_string(line) + ": ";
         char* end = nullptr;
         const long f = std::strtol(frame.c_str(), &end, 10);
-        if (*end || f < 0 || f > 100000000) throw UsageError(where + "a line starts with a frame number, got '" + frame + "'");
+        if (*end || f < 0 || f > 100000000)
+            throw UsageError(where + "a line starts with a frame number, got '" + frame + "'");
         c.frame = int(f);
         if (!(words >> c.command)) throw UsageError(where + "a command follows the frame number");
-        const auto kind = std::find_if(std::begin(kinds), std::end(kinds),
-                                       [&](const Kind& k) { return c.command == k.name; });
+        const auto kind =
+            std::find_if(std::begin(kinds), std::end(kinds), [&](const Kind& k) { return c.command == k.name; });
         if (kind == std::end(kinds)) throw UsageError(where + "unknown command '" + c.command + "'");
         if (kind->argument && !(words >> c.argument)) throw UsageError(where + c.command + " needs an argument");
         if (words >> extra) throw UsageError(where + "unexpected '" + extra + "' after " + c.command);
-        if (!out.empty() && c.frame < out.back().frame)
-            throw UsageError(where + "frame numbers must not decrease");
+        if (!out.empty() && c.frame < out.back().frame) throw UsageError(where + "frame numbers must not decrease");
         if ((c.command == "resolver" || c.command == "advection") && !parseResolver(c.argument))
             throw UsageError(where + "unknown resolver '" + c.argument + "'");
-        if (c.command == "advection" && !isBoxResolver(*parseResolver(c.argument)))
-            throw UsageError(where + "advection needs a box resolver, not " + c.argument);
+        if (c.command == "advection")
+            if (const std::string why = stepKindRefusal(*parseResolver(c.argument), StepKind::Advection); !why.empty())
+                throw UsageError(where + why);
         if (c.command == "block-width" && c.argument != "128" && c.argument != "512")
             throw UsageError(where + "block-width takes 128 or 512");
         if (c.command == "resize" && !parseWindowSize(c.argument))

@@ -20,7 +20,7 @@ struct ScriptCommand {
 /// "WxH" with both in 64..8192, or nothing.
 std::optional<std::pair<int, int>> parseWindowSize(const std::string& text);
 
-/// Reads a script; throws UsageError naming the file and line of a malformed command.
+/// Reads a script; throws cli::UsageError naming the file and line of a malformed command.
 std::vector<ScriptCommand> readScript(const std::string& path);
 
 /// Hands out the commands whose frame has come, in file order.

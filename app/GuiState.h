@@ -1,9 +1,8 @@
-// What the window's user controls: the panels, keys and script edit this; the main loop applies it
-// to the solver and the renderer between frames. It holds choices and requests, never kernels.
+// What the window's user controls besides the view: the panels, keys and script edit this; the
+// main loop applies it to the session between frames. It holds choices and requests, never kernels.
 #pragma once
 
 #include "SolverTypes.h"
-#include "VolumeRenderer.h"
 
 #include <string>
 
@@ -12,18 +11,16 @@ namespace vbm::app {
 struct GuiState {
     std::string scene; ///< built-in name or scene file; a change reloads
     Backend backend = Backend::Cpu;
-    StencilChoice choice; ///< applied live with Solver::setChoice, no reset
+    StencilChoice choice; ///< applied live with Session::setChoice, no reset
     bool playing = true;
-    render::RenderSettings look;
-    render::OrbitCamera camera;
 
     // One-shot requests, cleared by the loop once handled.
     bool stepOnce = false;
     bool reset = false;     ///< reload the scene (its initial state and parameters)
     bool resetView = false; ///< frame the grid again
     bool quit = false;
-    std::string screenshot; ///< PNG of this frame's window
-    std::string exportPath; ///< .nvdb of the current fields
+    std::string screenshot;                ///< PNG of this frame's window
+    std::string exportPath;                ///< .nvdb of the current fields
     int resizeWidth = 0, resizeHeight = 0; ///< script: set the window's size (0: no request)
 };
 

@@ -1,8 +1,9 @@
 // What the headless run and the window share when they set a scene up: which backend runs,
-// which scene is the default, which field is drawn and how it looks at first.
+// which scene is the default, which Vulkan device the renderer prefers, which field is drawn
+// and how it looks at first.
 #pragma once
 
-#include "HeadlessOptions.h"
+#include "FluidOptions.h"
 #include "Scene.h"
 #include "Solver.h"
 #include "VolumeRenderer.h"
@@ -12,16 +13,21 @@
 
 namespace vbm::app {
 
-/// The requested backend, or CUDA when it can run here, else the CPU. Throws UsageError when
-/// CUDA is asked for and cannot run.
+/// The requested backend, or CUDA when it can run here, else the CPU. Throws cli::UsageError
+/// when CUDA is asked for and cannot run.
 Backend pickBackend(std::optional<Backend> requested);
-/// The scene a run starts with when none is named.
-std::string defaultSceneName(Backend backend);
-/// One line naming the device the solver runs on.
-std::string solverDeviceDescription(Backend backend);
+/// The scene a run starts with: the one named, else the backend's default.
+std::string startingSceneName(const Options& o, Backend backend);
+/// The Vulkan device the renderer should use: the CUDA device when the solver runs there (so the
+/// field can be shared), else any.
+std::optional<render::DeviceUuid> preferredVulkanDevice(Backend backend);
 /// The field the renderer draws: smoke density, or heat's temperature.
 std::string renderFieldName(SimulationKind kind);
 /// The first look of a scene: smoke as density, heat as emission over its initial temperature range.
 render::RenderSettings defaultLook(const Scene& scene, const Solver& solver);
+/// The default look with what the command line asks for: the VBM-block overlay, a slice plane
+/// (at the middle of the box [boxMin, boxMax) when no position is given).
+render::RenderSettings startingLook(const Scene& scene, const Solver& solver, const float* boxMin, const float* boxMax,
+                                    const Options& o);
 
 } // namespace vbm::app

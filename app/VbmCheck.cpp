@@ -1,5 +1,7 @@
 // vbm-check: runs every resolver at every block width over a grid, on the CPU and on the
 // GPU when there is one, and checks every tap of every slot against NanoVDB's ReadAccessor.
+// The command line is read and failures end through the shared helper (cli/CommandLine.h).
+#include "CommandLine.h"
 #include "DeviceQueries.h"
 #include "GridFile.h"
 #include "GridGenerators.h"
@@ -42,10 +44,72 @@ options:
 exit codes: 0 all passed, 1 a check failed or a run failed, 2 bad usage or input
 )";
 
-int usageError(const std::string& msg)
+using vbm::cli::UsageError;
+
+struct CheckOptions {
+    bool help = false;
+    bool cpu = true, gpu = true, gpuRequired = false;
+    std::vector<int> widths; ///< log2 of the block widths to check
+    std::vector<std::string> files;
+};
+
+CheckOptions parseOptions(int argc, char** argv)
 {
-    std::fprintf(stderr, "vbm-check: %s (see vbm-check --help)\n", msg.c_str());
-    return 2;
+    CheckOptions o;
+    vbm::cli::ArgReader r(argc, argv);
+    while (const auto a = r.next()) {
+        if (*a == "-h" || *a == "--help") {
+            o.help = true;
+            return o;
+        } else if (*a == "--cpu") {
+            o.gpu = false;
+        } else if (*a == "--gpu") {
+            o.cpu = false, o.gpuRequired = true;
+        } else if (*a == "--width") {
+            o.widths.push_back(r.blockWidth({64, 128, 256, 512}));
+        } else if (a->size() > 1 && (*a)[0] == '-') {
+            throw UsageError("unknown option '" + *a + "'");
+        } else {
+            o.files.push_back(*a);
+        }
+    }
+    if (!o.cpu && !o.gpu) throw UsageError("--cpu and --gpu exclude each other");
+    if (o.widths.empty()) o.widths = {6, 7, 8, 9};
+    return o;
+}
+
+/// Whether the GPU checks run: asked for and possible. Throws UsageError when --gpu cannot be honoured.
+bool gpuChecksRun(const CheckOptions& o)
+{
+    if (!o.gpu) return false;
+    std::string why = "built without CUDA";
+#if VBM_HAVE_CUDA
+    why = vbm::cudaUnavailableReason();
+#endif
+    if (why.empty()) {
+#if VBM_HAVE_CUDA
+        std::printf("GPU: %s\n", vbm::cudaDeviceDescription().c_str());
+#endif
+        return true;
+    }
+    if (o.gpuRequired) throw UsageError("--gpu asked for, but " + why);
+    std::printf("note: GPU checks skipped: %s\n", why.c_str());
+    return false;
+}
+
+std::vector<vbm::LoadedGrid> loadGrids(const std::vector<std::string>& files)
+{
+    std::vector<vbm::LoadedGrid> grids;
+    if (files.empty()) grids.push_back({"sphere-shell", "built-in", vbm::makeBenchmarkShell()});
+    for (const auto& f : files) {
+        std::vector<std::string> skipped;
+        auto loaded = vbm::loadGridFile(f, &skipped);
+        for (const auto& s : skipped)
+            std::printf("note: %s\n", s.c_str());
+        for (auto& g : loaded)
+            grids.push_back(std::move(g));
+    }
+    return grids;
 }
 
 struct Tally {
@@ -157,83 +221,25 @@ void checkOnGpu(const std::string& name, const vbm::HostGridHandle& handle, cons
 
 int main(int argc, char** argv)
 {
-    bool cpu = true, gpu = true, gpuRequired = false;
-    std::vector<int> widths;
-    std::vector<std::string> files;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "-h" || a == "--help") {
+    return vbm::cli::guardedMain("vbm-check", [&] {
+        const CheckOptions o = parseOptions(argc, argv);
+        if (o.help) {
             std::fputs(Usage, stdout);
             return 0;
-        } else if (a == "--cpu") {
-            gpu = false;
-        } else if (a == "--gpu") {
-            cpu = false, gpuRequired = true;
-        } else if (a == "--width") {
-            if (i + 1 >= argc) return usageError("--width needs a value");
-            const std::string v = argv[++i];
-            const int l = v == "64" ? 6 : v == "128" ? 7 : v == "256" ? 8 : v == "512" ? 9 : -1;
-            if (l < 0) return usageError("--width must be 64, 128, 256 or 512, got '" + v + "'");
-            widths.push_back(l);
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usageError("unknown option '" + a + "'");
-        } else {
-            files.push_back(a);
         }
-    }
-    if (!cpu && !gpu) return usageError("--cpu and --gpu exclude each other");
-    if (widths.empty()) widths = {6, 7, 8, 9};
-
-    std::string gpuWhy = "built without CUDA";
-#if VBM_HAVE_CUDA
-    gpuWhy = vbm::cudaUnavailableReason();
-#endif
-    if (gpu && !gpuWhy.empty()) {
-        if (gpuRequired) {
-            std::fprintf(stderr, "vbm-check: --gpu asked for, but %s\n", gpuWhy.c_str());
-            return 2;
-        }
-        std::printf("note: GPU checks skipped: %s\n", gpuWhy.c_str());
-        gpu = false;
-    }
-#if VBM_HAVE_CUDA
-    if (gpu) std::printf("GPU: %s\n", vbm::cudaDeviceDescription().c_str());
-#endif
-
-    try {
-        std::vector<vbm::LoadedGrid> grids;
-        if (files.empty()) {
-            grids.push_back({"sphere-shell", "built-in", vbm::makeBenchmarkShell()});
-        } else {
-            for (const auto& f : files) {
-                std::vector<std::string> skipped;
-                auto loaded = vbm::loadGridFile(f, &skipped);
-                for (const auto& s : skipped)
-                    std::printf("note: %s\n", s.c_str());
-                for (auto& g : loaded)
-                    grids.push_back(std::move(g));
-            }
-        }
+        [[maybe_unused]] const bool gpu = gpuChecksRun(o);
+        const std::vector<vbm::LoadedGrid> grids = loadGrids(o.files);
         Tally tally;
         for (const auto& g : grids) {
             const vbm::IndexGrid* grid = g.handle.grid<nanovdb::ValueOnIndex>();
             std::printf("grid %s: %s, %llu active voxels in %u leaves\n", g.name.c_str(), g.origin.c_str(),
                         (unsigned long long)grid->activeVoxelCount(), grid->tree().nodeCount(0));
-            if (cpu) checkOnCpu(g.name, grid, widths, tally);
+            if (o.cpu) checkOnCpu(g.name, grid, o.widths, tally);
 #if VBM_HAVE_CUDA
-            if (gpu) checkOnGpu(g.name, g.handle, widths, tally);
+            if (gpu) checkOnGpu(g.name, g.handle, o.widths, tally);
 #endif
         }
         std::printf("%d passed, %d failed\n", tally.passed, tally.failed);
         return tally.failed ? 1 : 0;
-    } catch (const vbm::InputError& e) {
-        std::fprintf(stderr, "vbm-check: %s\n", e.what());
-        return 2;
-    } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "vbm-check: out of host memory (the grid is too large for this machine)\n");
-        return 1;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "vbm-check: %s\n", e.what());
-        return 1;
-    }
+    });
 }

@@ -65,7 +65,7 @@ Swapchain::Swapchain(VulkanContext& vk) : mVk(vk)
 
 Swapchain::~Swapchain()
 {
-    vkDeviceWaitIdle(mVk.device());
+    reportVk(vkDeviceWaitIdle(mVk.device()), "vkDeviceWaitIdle (closing the swapchain)");
     destroyImages();
     if (mSwapchain) vkDestroySwapchainKHR(mVk.device(), mSwapchain, nullptr);
     if (mRenderPass) vkDestroyRenderPass(mVk.device(), mRenderPass, nullptr);

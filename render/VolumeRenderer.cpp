@@ -9,28 +9,47 @@
 
 #include <glm/glm.hpp>
 
-#include <png.h>
-
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 
 namespace vbm::render {
 
-OrbitCamera OrbitCamera::framing(const float lo[3], const float hi[3])
+VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nanovdb::HostBuffer>& grid, uint32_t width,
+                               uint32_t height, bool cudaInterop)
+    : mVk(vk)
 {
-    OrbitCamera c;
-    float diag = 0;
-    for (int a = 0; a < 3; ++a)
-        c.target[a] = 0.5f * (lo[a] + hi[a]), diag += (hi[a] - lo[a]) * (hi[a] - lo[a]);
-    c.distance = 0.5f * std::sqrt(diag) / std::tan(0.5f * c.fovY) * 1.15f;
-    return c;
+    uploadGrid(grid);
+    createFieldBuffer(cudaInterop);
+    createPipeline();
+    createDescriptorSet();
+    if (vk.timestampValidBits() > 0) {
+        VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qpci.queryCount = 2;
+        checkVk(vkCreateQueryPool(vk.device(), &qpci, nullptr, &mQueries), "vkCreateQueryPool (render timestamps)");
+    }
+    resize(width, height);
 }
 
-VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nanovdb::HostBuffer>& grid,
-                               uint32_t width, uint32_t height, bool cudaInterop)
-    : mVk(vk), mWidth(width), mHeight(height)
+VolumeRenderer::~VolumeRenderer()
+{
+    VkDevice d = mVk.device();
+    reportVk(vkDeviceWaitIdle(d), "vkDeviceWaitIdle (closing the renderer)"); // nothing may still read the buffers
+    mShared.reset(); // CUDA lets go of the memory and the semaphore before Vulkan frees them
+    if (mQueries) vkDestroyQueryPool(d, mQueries, nullptr);
+    vkDestroyDescriptorPool(d, mPool, nullptr);
+    vkDestroyPipeline(d, mPipeline, nullptr);
+    vkDestroyPipelineLayout(d, mLayout, nullptr);
+    vkDestroyDescriptorSetLayout(d, mSetLayout, nullptr);
+    vkDestroyShaderModule(d, mShader, nullptr);
+    if (mTimeline) vkDestroySemaphore(d, mTimeline, nullptr);
+    mVk.destroy(mGrid);
+    mVk.destroy(mField);
+    mVk.destroy(mImage);
+}
+
+void VolumeRenderer::uploadGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid)
 {
     const auto* g = grid.grid<nanovdb::ValueOnIndex>();
     if (!g) throw VulkanError("the renderer needs an OnIndex grid");
@@ -38,30 +57,38 @@ VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nano
     const auto bbox = g->indexBBox();
     for (int a = 0; a < 3; ++a)
         mBoxMin[a] = float(bbox.min()[a]), mBoxMax[a] = float(bbox.max()[a] + 1);
-
-    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     // The grid never changes: one upload into device memory at start.
-    mGrid = vk.createDeviceBuffer((grid.gridSize() + 3) & ~VkDeviceSize(3), storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    vk.upload(mGrid, grid.data(), grid.gridSize());
+    mGrid = mVk.createDeviceBuffer((grid.gridSize() + 3) & ~VkDeviceSize(3),
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    mVk.upload(mGrid, grid.data(), grid.gridSize());
+}
+
+void VolumeRenderer::createFieldBuffer(bool cudaInterop)
+{
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     const VkDeviceSize fieldBytes = std::max<uint64_t>(mValueCount, 1) * sizeof(float);
     if (cudaInterop) {
-        mField = vk.createDeviceBuffer(fieldBytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-        mTimeline = vk.createTimelineSemaphore(true);
-        mShared = std::make_unique<CudaSharedField>(vk.exportMemoryFd(mField), mField.allocationSize,
-                                                    vk.exportSemaphoreFd(mTimeline));
-        vk.submitAndWait([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, mField.buffer, 0, VK_WHOLE_SIZE, 0); },
-                         "clearing the shared field buffer");
+        mField = mVk.createDeviceBuffer(fieldBytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+        mTimeline = mVk.createTimelineSemaphore(true);
+        mShared = std::make_unique<CudaSharedField>(mVk.exportMemoryFd(mField), mField.allocationSize,
+                                                    mVk.exportSemaphoreFd(mTimeline));
+        mVk.submitAndWait([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, mField.buffer, 0, VK_WHOLE_SIZE, 0); },
+                          "clearing the shared field buffer");
     } else {
-        mField = vk.createHostBuffer(fieldBytes, storage);
+        mField = mVk.createHostBuffer(fieldBytes, storage);
         std::memset(mField.mapped, 0, fieldBytes);
     }
+}
 
-    VkDevice d = vk.device();
+void VolumeRenderer::createPipeline()
+{
+    VkDevice d = mVk.device();
     VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     smci.codeSize = sizeof(volume_spv);
     smci.pCode = volume_spv;
     checkVk(vkCreateShaderModule(d, &smci, nullptr, &mShader), "vkCreateShaderModule");
 
+    // bindings 0, 1, 2: the grid, the field, the image (shaders/volume.comp)
     VkDescriptorSetLayoutBinding bindings[3] = {};
     for (uint32_t i = 0; i < 3; ++i) {
         bindings[i].binding = i;
@@ -87,53 +114,21 @@ VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nano
     cpci.stage.pName = "main";
     cpci.layout = mLayout;
     checkVk(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &mPipeline), "vkCreateComputePipelines");
+}
 
+void VolumeRenderer::createDescriptorSet()
+{
     VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
     VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dpci.maxSets = 1;
     dpci.poolSizeCount = 1;
     dpci.pPoolSizes = &poolSize;
-    checkVk(vkCreateDescriptorPool(d, &dpci, nullptr, &mPool), "vkCreateDescriptorPool");
+    checkVk(vkCreateDescriptorPool(mVk.device(), &dpci, nullptr, &mPool), "vkCreateDescriptorPool");
     VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     dsai.descriptorPool = mPool;
     dsai.descriptorSetCount = 1;
     dsai.pSetLayouts = &mSetLayout;
-    checkVk(vkAllocateDescriptorSets(d, &dsai, &mSet), "vkAllocateDescriptorSets");
-
-    VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cbai.commandPool = vk.commandPool();
-    cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cbai.commandBufferCount = 1;
-    checkVk(vkAllocateCommandBuffers(d, &cbai, &mCmd), "vkAllocateCommandBuffers");
-    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    checkVk(vkCreateFence(d, &fci, nullptr, &mFence), "vkCreateFence");
-    if (vk.timestampValidBits() > 0) {
-        VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-        qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qpci.queryCount = 2;
-        checkVk(vkCreateQueryPool(d, &qpci, nullptr, &mQueries), "vkCreateQueryPool (render timestamps)");
-    }
-    resize(width, height);
-}
-
-VolumeRenderer::~VolumeRenderer()
-{
-    VkDevice d = mVk.device();
-    vkDeviceWaitIdle(d);
-    mShared.reset(); // CUDA lets go of the memory and the semaphore before Vulkan frees them
-    vkDestroyFence(d, mFence, nullptr);
-    if (mQueries) vkDestroyQueryPool(d, mQueries, nullptr);
-    vkFreeCommandBuffers(d, mVk.commandPool(), 1, &mCmd);
-    vkDestroyDescriptorPool(d, mPool, nullptr);
-    vkDestroyPipeline(d, mPipeline, nullptr);
-    vkDestroyPipelineLayout(d, mLayout, nullptr);
-    vkDestroyDescriptorSetLayout(d, mSetLayout, nullptr);
-    vkDestroyShaderModule(d, mShader, nullptr);
-    if (mTimeline) vkDestroySemaphore(d, mTimeline, nullptr);
-    mVk.destroy(mGrid);
-    mVk.destroy(mField);
-    mVk.destroy(mImage);
-    mVk.destroy(mReadback);
+    checkVk(vkAllocateDescriptorSets(mVk.device(), &dsai, &mSet), "vkAllocateDescriptorSets");
 }
 
 std::string VolumeRenderer::pathDescription() const
@@ -149,12 +144,9 @@ void VolumeRenderer::resize(uint32_t width, uint32_t height)
     if (width == 0 || height == 0) throw VulkanError("render: the image size must be at least 1x1");
     checkVk(vkDeviceWaitIdle(mVk.device()), "vkDeviceWaitIdle (resizing the image)");
     mVk.destroy(mImage);
-    mVk.destroy(mReadback);
     mWidth = width, mHeight = height;
     const VkDeviceSize bytes = VkDeviceSize(width) * height * 4;
     mImage = mVk.createDeviceBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-    mReadback = mVk.createHostBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    mPixels.assign(size_t(width) * height, 0);
 
     VkDescriptorBufferInfo infos[3] = {
         {mGrid.buffer, 0, VK_WHOLE_SIZE}, {mField.buffer, 0, VK_WHOLE_SIZE}, {mImage.buffer, 0, VK_WHOLE_SIZE}};
@@ -255,71 +247,15 @@ std::optional<double> VolumeRenderer::lastRenderGpuMs() const
     return double(elapsed) * mVk.timestampPeriodNs() * 1e-6;
 }
 
-void VolumeRenderer::render(const OrbitCamera& cam, const RenderSettings& s, bool readBack)
+bool VolumeRenderer::draw(RenderTarget& target, const OrbitCamera& camera, const RenderSettings& settings, bool capture)
 {
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    checkVk(vkResetCommandBuffer(mCmd, 0), "vkResetCommandBuffer");
-    checkVk(vkBeginCommandBuffer(mCmd, &begin), "vkBeginCommandBuffer");
-    recordRender(mCmd, cam, s);
-    if (readBack) {
-        const VkBufferCopy region{0, 0, mReadback.size};
-        vkCmdCopyBuffer(mCmd, mImage.buffer, mReadback.buffer, 1, &region);
-        VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        vkCmdPipelineBarrier(mCmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
-                             nullptr, 0, nullptr);
-    }
-    checkVk(vkEndCommandBuffer(mCmd), "vkEndCommandBuffer");
-
-    const FieldSync sync = nextFieldSync();
-    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-    VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    timeline.waitSemaphoreValueCount = 1;
-    timeline.pWaitSemaphoreValues = &sync.waitValue;
-    timeline.signalSemaphoreValueCount = 1;
-    timeline.pSignalSemaphoreValues = &sync.signalValue;
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &mCmd;
-    if (sync.semaphore) {
-        submit.pNext = &timeline;
-        submit.waitSemaphoreCount = 1;
-        submit.pWaitSemaphores = &sync.semaphore;
-        submit.pWaitDstStageMask = &waitStage;
-        submit.signalSemaphoreCount = 1;
-        submit.pSignalSemaphores = &sync.semaphore;
-    }
-    checkVk(vkResetFences(mVk.device(), 1, &mFence), "vkResetFences");
-    checkVk(vkQueueSubmit(mVk.queue(), 1, &submit, mFence), "vkQueueSubmit");
-    checkVk(vkWaitForFences(mVk.device(), 1, &mFence, VK_TRUE, UINT64_MAX), "vkWaitForFences (the render)");
-    if (readBack) {
-        std::memcpy(mPixels.data(), mReadback.mapped, mPixels.size() * 4);
-        mImageBytes += mPixels.size() * 4;
-    }
-}
-
-void writePng(const std::string& path, const std::vector<uint32_t>& rgba, uint32_t width, uint32_t height)
-{
-    FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw std::runtime_error("cannot write the screenshot " + path);
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-    png_infop info = png ? png_create_info_struct(png) : nullptr;
-    if (!png || !info || setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        std::fclose(f);
-        throw std::runtime_error("writing the PNG " + path + " failed");
-    }
-    png_init_io(png, f);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    for (uint32_t y = 0; y < height; ++y)
-        png_write_row(png, reinterpret_cast<png_const_bytep>(rgba.data() + size_t(y) * width));
-    png_write_end(png, nullptr);
-    png_destroy_write_struct(&png, &info);
-    if (std::fclose(f) != 0) throw std::runtime_error("writing the PNG " + path + " failed");
+    const VkExtent2D size = target.volumeExtent();
+    if (size.width != mWidth || size.height != mHeight) resize(size.width, size.height);
+    const VkCommandBuffer cmd = target.beginFrame();
+    if (!cmd) return false;
+    recordRender(cmd, camera, settings);
+    target.endFrame(mImage.buffer, nextFieldSync(), capture);
+    return true;
 }
 
 } // namespace vbm::render

@@ -30,6 +30,11 @@ void checkVk(VkResult result, const char* what)
     throw VulkanError(std::string("Vulkan ") + what + " failed with VkResult " + std::to_string(int(result)) + hint);
 }
 
+void reportVk(VkResult result, const char* what) noexcept
+{
+    if (result != VK_SUCCESS) std::fprintf(stderr, "vbm-fluid: Vulkan %s failed with VkResult %d\n", what, int(result));
+}
+
 VKAPI_ATTR VkBool32 VKAPI_CALL VulkanContext::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                         VkDebugUtilsMessageTypeFlagsEXT,
                                                         const VkDebugUtilsMessengerCallbackDataEXT* data, void* self)
@@ -67,7 +72,19 @@ VulkanContext::VulkanContext(const VulkanOptions& options)
 {
     const char* env = std::getenv("VBM_VULKAN_VALIDATION");
     mValidation = options.validation || (env && std::strcmp(env, "1") == 0);
+    try {
+        createInstance(options);
+        if (options.makeSurface) mSurface = options.makeSurface(mInstance);
+        pickPhysicalDevice(options);
+        createDevice();
+    } catch (...) {
+        release(); // a constructor that throws runs no destructor
+        throw;
+    }
+}
 
+void VulkanContext::createInstance(const VulkanOptions& options)
+{
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "vbm-fluid";
     app.apiVersion = VK_API_VERSION_1_2;
@@ -91,17 +108,19 @@ VulkanContext::VulkanContext(const VulkanOptions& options)
     ici.ppEnabledLayerNames = layers.data();
     ici.enabledExtensionCount = uint32_t(extensions.size());
     ici.ppEnabledExtensionNames = extensions.data();
-    if (mValidation) ici.pNext = &messenger;
+    if (mValidation) ici.pNext = &messenger; // also reports on vkCreateInstance itself
     checkVk(vkCreateInstance(&ici, nullptr, &mInstance), "vkCreateInstance");
     if (mValidation) {
         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(mInstance, "vkCreateDebugUtilsMessengerEXT"));
         if (create) checkVk(create(mInstance, &messenger, nullptr, &mMessenger), "vkCreateDebugUtilsMessengerEXT");
     }
-    if (options.makeSurface) mSurface = options.makeSurface(mInstance);
+}
 
-    // Device: the preferred one (CUDA's) if present, else a discrete or integrated GPU, else a CPU
-    // implementation (lavapipe); its queue family must compute (and present, with a surface).
+// Device: the preferred one (CUDA's) if present, else a discrete or integrated GPU, else a CPU
+// implementation (lavapipe); its queue family must compute (and present, with a surface).
+void VulkanContext::pickPhysicalDevice(const VulkanOptions& options)
+{
     uint32_t count = 0;
     checkVk(vkEnumeratePhysicalDevices(mInstance, &count, nullptr), "vkEnumeratePhysicalDevices");
     if (count == 0)
@@ -109,11 +128,11 @@ VulkanContext::VulkanContext(const VulkanOptions& options)
     std::vector<VkPhysicalDevice> devices(count);
     checkVk(vkEnumeratePhysicalDevices(mInstance, &count, devices.data()), "vkEnumeratePhysicalDevices");
     int best = -1;
-    for (uint32_t i = 0; i < count; ++i) {
+    for (VkPhysicalDevice device : devices) {
         VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
         VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
         p2.pNext = &id;
-        vkGetPhysicalDeviceProperties2(devices[i], &p2);
+        vkGetPhysicalDeviceProperties2(device, &p2);
         const VkPhysicalDeviceProperties& p = p2.properties;
         if (p.apiVersion < VK_API_VERSION_1_2) continue;
         DeviceUuid uuid;
@@ -122,38 +141,48 @@ VulkanContext::VulkanContext(const VulkanOptions& options)
                    : p.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? 2
                                                                             : 1;
         if (options.preferredDevice && *options.preferredDevice == uuid) rank = 10;
-        uint32_t families = 0;
-        vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &families, nullptr);
-        std::vector<VkQueueFamilyProperties> fam(families);
-        vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &families, fam.data());
-        int familyRank = -1;
-        uint32_t family = 0;
-        for (uint32_t f = 0; f < families; ++f) {
-            if (!(fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
-            if (mSurface) {
-                VkBool32 present = VK_FALSE;
-                checkVk(vkGetPhysicalDeviceSurfaceSupportKHR(devices[i], f, mSurface, &present),
-                        "vkGetPhysicalDeviceSurfaceSupportKHR");
-                if (!present || !(fam[f].queueFlags & VK_QUEUE_GRAPHICS_BIT)) continue;
-            }
-            // graphics+compute families first: the GUI draws its panels on the same queue
-            const int r = (fam[f].queueFlags & VK_QUEUE_GRAPHICS_BIT) ? 1 : 0;
-            if (r > familyRank) familyRank = r, family = f;
-        }
-        if (familyRank >= 0 && rank > best) {
+        const auto family = queueFamilyFor(device);
+        if (family && rank > best) {
             best = rank;
-            mPhysical = devices[i];
-            mQueueFamily = family;
+            mPhysical = device;
+            mQueueFamily = family->index;
             mDeviceName = p.deviceName;
             mUuid = uuid;
             mTimestampPeriod = p.limits.timestampPeriod;
-            mTimestampBits = fam[family].timestampValidBits;
+            mTimestampBits = family->timestampValidBits;
         }
     }
     if (!mPhysical)
         throw VulkanError(mSurface ? "no Vulkan 1.2 device can compute and present to the window"
                                    : "no Vulkan 1.2 device with a compute queue found (or use --render none)");
+}
 
+std::optional<VulkanContext::QueueFamily> VulkanContext::queueFamilyFor(VkPhysicalDevice device) const
+{
+    uint32_t families = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(device, &families, nullptr);
+    std::vector<VkQueueFamilyProperties> fam(families);
+    vkGetPhysicalDeviceQueueFamilyProperties(device, &families, fam.data());
+    int familyRank = -1;
+    QueueFamily out;
+    for (uint32_t f = 0; f < families; ++f) {
+        if (!(fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
+        if (mSurface) {
+            VkBool32 present = VK_FALSE;
+            checkVk(vkGetPhysicalDeviceSurfaceSupportKHR(device, f, mSurface, &present),
+                    "vkGetPhysicalDeviceSurfaceSupportKHR");
+            if (!present || !(fam[f].queueFlags & VK_QUEUE_GRAPHICS_BIT)) continue;
+        }
+        // graphics+compute families first: the GUI draws its panels on the same queue
+        const int r = (fam[f].queueFlags & VK_QUEUE_GRAPHICS_BIT) ? 1 : 0;
+        if (r > familyRank) familyRank = r, out = {f, fam[f].timestampValidBits};
+    }
+    if (familyRank < 0) return std::nullopt;
+    return out;
+}
+
+void VulkanContext::createDevice()
+{
     // Interop needs external memory and semaphore file descriptors and timeline semaphores.
     const auto available = deviceExtensions(mPhysical);
     std::vector<const char*> enable;
@@ -203,10 +232,12 @@ VulkanContext::VulkanContext(const VulkanOptions& options)
     }
 }
 
-VulkanContext::~VulkanContext()
+VulkanContext::~VulkanContext() { release(); }
+
+void VulkanContext::release()
 {
     if (mDevice) {
-        vkDeviceWaitIdle(mDevice);
+        reportVk(vkDeviceWaitIdle(mDevice), "vkDeviceWaitIdle (closing the device)");
         vkDestroyCommandPool(mDevice, mPool, nullptr);
         vkDestroyDevice(mDevice, nullptr);
     }
@@ -271,8 +302,7 @@ uint32_t VulkanContext::memoryType(uint32_t typeBits, VkMemoryPropertyFlags want
 
 Buffer VulkanContext::createHostBuffer(VkDeviceSize size, VkBufferUsageFlags usage)
 {
-    return createBuffer(size, usage, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                        false);
+    return createBuffer(size, usage, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, false);
 }
 
 Buffer VulkanContext::createDeviceBuffer(VkDeviceSize size, VkBufferUsageFlags usage, bool exportable)

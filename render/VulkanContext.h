@@ -21,7 +21,10 @@ struct VulkanError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// Throws VulkanError naming `what` unless `result` is VK_SUCCESS.
 void checkVk(VkResult result, const char* what);
+/// For destructors, which must not throw: a failed call is reported in one line on stderr.
+void reportVk(VkResult result, const char* what) noexcept;
 
 using DeviceUuid = std::array<uint8_t, VK_UUID_SIZE>;
 
@@ -95,6 +98,18 @@ private:
                                                     VkDebugUtilsMessageTypeFlagsEXT type,
                                                     const VkDebugUtilsMessengerCallbackDataEXT* data, void* self);
     Buffer createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags want, bool exportable);
+    /// A queue family that can compute (and present to the surface, when there is one).
+    struct QueueFamily {
+        uint32_t index = 0;
+        uint32_t timestampValidBits = 0;
+    };
+    std::optional<QueueFamily> queueFamilyFor(VkPhysicalDevice device) const;
+    void createInstance(const VulkanOptions& options);
+    void pickPhysicalDevice(const VulkanOptions& options);
+    /// The device and queue, with what interop needs enabled where the device has it.
+    void createDevice();
+    /// Destroys what exists, newest first (also after a failed construction).
+    void release();
 
     VkInstance mInstance = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT mMessenger = VK_NULL_HANDLE;

@@ -1,5 +1,5 @@
-// One frame in the window (see Presenter.h).
-#include "Presenter.h"
+// The window's render target (see SwapchainTarget.h).
+#include "SwapchainTarget.h"
 
 #include <algorithm>
 #include <cstring>
@@ -24,7 +24,7 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImag
 
 } // namespace
 
-Presenter::Presenter(VulkanContext& vk, Swapchain& swapchain) : mVk(vk), mSwapchain(swapchain)
+SwapchainTarget::SwapchainTarget(VulkanContext& vk) : mVk(vk), mSwapchain(vk)
 {
     VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     ai.commandPool = vk.commandPool();
@@ -37,9 +37,9 @@ Presenter::Presenter(VulkanContext& vk, Swapchain& swapchain) : mVk(vk), mSwapch
     checkVk(vkCreateSemaphore(vk.device(), &sci, nullptr, &mAcquired), "vkCreateSemaphore (image acquired)");
 }
 
-Presenter::~Presenter()
+SwapchainTarget::~SwapchainTarget()
 {
-    vkDeviceWaitIdle(mVk.device());
+    reportVk(vkDeviceWaitIdle(mVk.device()), "vkDeviceWaitIdle (closing the window target)");
     destroyVolumeImage();
     mVk.destroy(mShot);
     for (VkSemaphore s : mRendered)
@@ -49,14 +49,30 @@ Presenter::~Presenter()
     vkFreeCommandBuffers(mVk.device(), mVk.commandPool(), 1, &mCmd);
 }
 
-void Presenter::wait()
+bool SwapchainTarget::fit(uint32_t width, uint32_t height)
+{
+    const VkExtent2D e = mSwapchain.extent();
+    if (!mStale && e.width == width && e.height == height) return false;
+    mSwapchain.recreate(width, height);
+    mStale = false;
+    return true;
+}
+
+VkExtent2D SwapchainTarget::volumeExtent() const
+{
+    const VkExtent2D e = mSwapchain.extent();
+    const auto atLeast16 = [](int64_t v) { return uint32_t(std::max<int64_t>(v, 16)); };
+    return {atLeast16(int64_t(e.width) - int64_t(mLeftInset)), atLeast16(e.height)};
+}
+
+void SwapchainTarget::wait()
 {
     if (!mSubmitted) return;
     checkVk(vkWaitForFences(mVk.device(), 1, &mFence, VK_TRUE, UINT64_MAX), "vkWaitForFences (window frame)");
     mSubmitted = false;
 }
 
-bool Presenter::acquire()
+bool SwapchainTarget::acquire()
 {
     wait();
     const VkResult r =
@@ -72,8 +88,12 @@ bool Presenter::acquire()
     return true;
 }
 
-VkCommandBuffer Presenter::begin()
+VkCommandBuffer SwapchainTarget::beginFrame()
 {
+    if (!acquire()) {
+        mStale = true;
+        return VK_NULL_HANDLE;
+    }
     checkVk(vkResetFences(mVk.device(), 1, &mFence), "vkResetFences (window frame)");
     checkVk(vkResetCommandBuffer(mCmd, 0), "vkResetCommandBuffer (window frame)");
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -82,7 +102,7 @@ VkCommandBuffer Presenter::begin()
     return mCmd;
 }
 
-void Presenter::destroyVolumeImage()
+void SwapchainTarget::destroyVolumeImage()
 {
     if (mVolume) vkDestroyImage(mVk.device(), mVolume, nullptr);
     if (mVolumeMemory) vkFreeMemory(mVk.device(), mVolumeMemory, nullptr);
@@ -90,7 +110,7 @@ void Presenter::destroyVolumeImage()
     mVolumeWidth = mVolumeHeight = 0;
 }
 
-void Presenter::ensureVolumeImage(uint32_t width, uint32_t height)
+void SwapchainTarget::ensureVolumeImage(uint32_t width, uint32_t height)
 {
     if (mVolume && width == mVolumeWidth && height == mVolumeHeight) return;
     destroyVolumeImage(); // the last frame that used it has finished (wait() in acquire())
@@ -118,8 +138,10 @@ void Presenter::ensureVolumeImage(uint32_t width, uint32_t height)
     mVolumeWidth = width, mVolumeHeight = height;
 }
 
-void Presenter::drawVolume(VkBuffer volume, uint32_t width, uint32_t height, int32_t x, int32_t y)
+void SwapchainTarget::recordVolume(VkBuffer volume)
 {
+    const auto [width, height] = volumeExtent();
+    const int32_t x = int32_t(mLeftInset), y = 0;
     ensureVolumeImage(width, height);
     const VkImage target = mSwapchain.image(mImageIndex);
     const VkExtent2D extent = mSwapchain.extent();
@@ -158,53 +180,57 @@ void Presenter::drawVolume(VkBuffer volume, uint32_t width, uint32_t height, int
                  VK_ACCESS_TRANSFER_WRITE_BIT,
                  VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+}
 
+void SwapchainTarget::recordCapture()
+{
+    const VkExtent2D extent = mSwapchain.extent();
+    const VkDeviceSize bytes = VkDeviceSize(extent.width) * extent.height * 4;
+    if (mShot.size != bytes) {
+        mVk.destroy(mShot);
+        mShot = mVk.createHostBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    }
+    const VkImage image = mSwapchain.image(mImageIndex);
+    imageBarrier(mCmd, image, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                 VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                 VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    VkBufferImageCopy copy{};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    copy.imageExtent = {extent.width, extent.height, 1};
+    vkCmdCopyImageToBuffer(mCmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, mShot.buffer, 1, &copy);
+    imageBarrier(mCmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                 VK_ACCESS_TRANSFER_READ_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(mCmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr, 0,
+                         nullptr);
+    mShotExtent = extent;
+    mShotBgra = mSwapchain.bgra();
+}
+
+void SwapchainTarget::endFrame(VkBuffer volume, const FieldSync& sync, bool capture)
+{
+    recordVolume(volume);
     VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
     rbi.renderPass = mSwapchain.renderPass();
     rbi.framebuffer = mSwapchain.framebuffer(mImageIndex);
-    rbi.renderArea.extent = extent;
+    rbi.renderArea.extent = mSwapchain.extent();
     vkCmdBeginRenderPass(mCmd, &rbi, VK_SUBPASS_CONTENTS_INLINE);
-}
-
-void Presenter::end(bool screenshot)
-{
+    if (mOverlay) mOverlay(mCmd);
     vkCmdEndRenderPass(mCmd);
-    if (screenshot) {
-        const VkExtent2D extent = mSwapchain.extent();
-        const VkDeviceSize bytes = VkDeviceSize(extent.width) * extent.height * 4;
-        if (mShot.size != bytes) {
-            mVk.destroy(mShot);
-            mShot = mVk.createHostBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-        }
-        const VkImage image = mSwapchain.image(mImageIndex);
-        imageBarrier(mCmd, image, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                     VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                     VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-        VkBufferImageCopy copy{};
-        copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        copy.imageExtent = {extent.width, extent.height, 1};
-        vkCmdCopyImageToBuffer(mCmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, mShot.buffer, 1, &copy);
-        imageBarrier(mCmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-                     VK_ACCESS_TRANSFER_READ_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                     VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
-        VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        vkCmdPipelineBarrier(mCmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
-                             nullptr, 0, nullptr);
-        mShotExtent = extent;
-        mShotBgra = mSwapchain.bgra();
-    }
+    if (capture) recordCapture();
     checkVk(vkEndCommandBuffer(mCmd), "vkEndCommandBuffer (window frame)");
+    submitAndPresent(sync);
 }
 
-bool Presenter::submitAndPresent(const FieldSync& sync)
+void SwapchainTarget::submitAndPresent(const FieldSync& sync)
 {
     // Binary semaphores take the value 0 in the timeline lists; they are ignored there.
     VkSemaphore waits[2] = {mAcquired, sync.semaphore};
-    const VkPipelineStageFlags stages[2] = {
-        VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT};
+    const VkPipelineStageFlags stages[2] = {VK_PIPELINE_STAGE_TRANSFER_BIT |
+                                                VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT};
     const uint64_t waitValues[2] = {0, sync.waitValue};
     VkSemaphore signals[2] = {mRendered[mImageIndex], sync.semaphore};
     const uint64_t signalValues[2] = {0, sync.signalValue};
@@ -234,21 +260,25 @@ bool Presenter::submitAndPresent(const FieldSync& sync)
     present.pSwapchains = &swapchain;
     present.pImageIndices = &mImageIndex;
     const VkResult r = vkQueuePresentKHR(mVk.queue(), &present);
-    if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) return false;
+    if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) {
+        mStale = true; // rebuilt by the next fit()
+        return;
+    }
     checkVk(r, "vkQueuePresentKHR");
-    return true;
 }
 
-std::vector<uint32_t> Presenter::screenshot() const
+CapturedImage SwapchainTarget::capturedImage()
 {
-    std::vector<uint32_t> pixels(size_t(mShotExtent.width) * mShotExtent.height);
-    if (pixels.empty()) return pixels;
-    std::memcpy(pixels.data(), mShot.mapped, pixels.size() * 4);
-    for (uint32_t& p : pixels) {
+    wait();
+    CapturedImage image{mShotExtent.width, mShotExtent.height, {}};
+    image.pixels.resize(size_t(mShotExtent.width) * mShotExtent.height);
+    if (image.pixels.empty()) return image;
+    std::memcpy(image.pixels.data(), mShot.mapped, image.pixels.size() * 4);
+    for (uint32_t& p : image.pixels) {
         if (mShotBgra) p = (p & 0xFF00FF00u) | ((p >> 16) & 0xFFu) | ((p & 0xFFu) << 16);
         p |= 0xFF000000u; // the window is opaque
     }
-    return pixels;
+    return image;
 }
 
 } // namespace vbm::render

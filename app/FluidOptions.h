@@ -1,19 +1,14 @@
-// vbm-fluid's command line.
+// vbm-fluid's command line: the options of the window and of the headless run, read with the
+// shared command-line helper (cli/CommandLine.h), whose cli::UsageError reports a bad flag.
 #pragma once
 
 #include "SolverTypes.h"
 
+#include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace vbm::app {
-
-/// A bad flag or value: one line, exit code 2.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 struct Options {
     bool help = false;
@@ -30,7 +25,7 @@ struct Options {
     bool renderExplicit = false;      ///< --render given: a failure to render is an error, not a note
     std::string interop = "auto";     ///< auto (shared CUDA-Vulkan memory where possible), on (required), off (staging)
     uint32_t width = 640, height = 480;
-    bool sizeExplicit = false; ///< --size given (the window's size; else 1280x800)
+    bool sizeExplicit = false;           ///< --size given (the window's size; else 1280x800)
     std::string screenshot;              ///< PNG of the last frame; %04d in the name: every frame
     bool blockOverlay = false;           ///< --overlay blocks: colour voxels by VBM block instead of the field
     int sliceAxis = -1;                  ///< --slice AXIS[:POS]: 0, 1, 2 or -1 for none
@@ -40,7 +35,9 @@ struct Options {
     uint64_t seed = 1;
 };
 
+/// Reads argv; throws cli::UsageError naming the flag of the first mistake.
 Options parseOptions(int argc, char** argv);
+/// The text of --help.
 extern const char* Usage;
 
 } // namespace vbm::app

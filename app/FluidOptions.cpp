@@ -1,0 +1,173 @@
+// vbm-fluid's command line (see FluidOptions.h).
+#include "FluidOptions.h"
+
+#include "CommandLine.h"
+#include "ResolverChoice.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace vbm::app {
+
+const char* Usage = R"(usage: vbm-fluid [options]
+
+Sparse-grid heat diffusion and smoke on NanoVDB's VoxelBlockManager. Every stencil step goes
+through a selectable resolver; the results are bitwise the same whichever is chosen, only
+the time changes.
+
+With no --headless, vbm-fluid opens a window: the volume, and panels to pick the scene, the
+backend and the resolvers live, edit parameters and watch per-phase frame times (docs/gui.md).
+Mouse: drag to orbit, right or middle drag to pan, wheel to zoom. Keys: space pause, S step,
+R reset, 1-7 resolver, F12 screenshot, Esc quit. Where no display can be opened it says so
+and runs headless. --headless steps a scene without a window, renders offscreen with Vulkan
+(a GPU, or Mesa's lavapipe on the CPU) and reports timings.
+
+options:
+  --headless              run without a window, for profiling (see --frames, --timings)
+  --script FILE           window: run timed commands from FILE (docs/gui.md), e.g. to cycle
+                          through resolvers, take screenshots, export fields and quit
+  --frames N              headless: simulation steps to run (default 100)
+  --scene NAME|FILE       a built-in scene (heat-shell, heat-block, smoke-plume,
+                          smoke-plume-4m) or a .scene file (assets/scenes/README.md);
+                          default: smoke-plume on CUDA, heat-shell on the CPU
+  --backend cuda|cpu      where to run (default: cuda when a GPU is usable, else cpu)
+  --resolver NAME|all     resolver for the Laplacian-type steps (and for advection when it
+                          is a box resolver): NanoVDB13 (CUDA only), computeBoxStencil,
+                          forEachBoxStencil, computeBoxStencilCached,
+                          forEachBoxStencilCached, computeCrossStencil,
+                          computeCrossStencilCached (default); all = every one in turn,
+                          frame by frame from the same state, checked bitwise identical
+  --advection-resolver NAME  a box resolver for advection (default forEachBoxStencilCached)
+  --block-width 128|512   VBM block width (default 128)
+  --render offscreen|none render each frame offscreen with Vulkan (default), or not at all
+  --interop auto|on|off   how the field reaches the renderer: shared CUDA-Vulkan memory
+                          (no host copies; needs the CUDA backend and the Vulkan device to be
+                          the CUDA GPU), or the staging path through host memory; auto
+                          (default) shares when it can, on insists, off always stages
+  --size WxH              image size (default 640x480; the window: 1280x800)
+  --screenshot FILE.png   write the last frame; %04d in the name writes every frame
+  --export FILE.nvdb      headless: after the last frame, write every field as a NanoVDB
+                          float grid named after it (the window exports from its panel)
+  --slice AXIS[:POS]      also show the field on a plane: x, y or z, at index POS
+                          (default: the middle of the grid), for example --slice z:64
+  --overlay blocks        colour every active voxel by its VBM block instead of the field,
+                          to see the blocks and the leaves they span
+  --timings FILE          per-frame, per-phase timings as .csv or .json
+  --seed N                recorded in the timings (the built-in scenes are deterministic)
+  -h, --help              this text
+
+exit codes: 0 done, 1 a run failed (or --resolver all saw fields differ), 2 bad usage or input
+)";
+
+namespace {
+
+using cli::ArgReader;
+using cli::UsageError;
+
+/// An ArgReader over one flag and one value cut out of a larger argument ("640" of "640x480",
+/// a resolver name that is not "all"), so the part's mistakes are worded as the flag's own.
+ArgReader valueOf(const std::string& flag, const std::string& value)
+{
+    std::string f = flag, v = value;
+    char* argv[] = {nullptr, f.data(), v.data()};
+    ArgReader r(3, argv);
+    r.next();
+    return r;
+}
+
+void readResolver(ArgReader& r, Options& o)
+{
+    const std::string v = r.value();
+    if (v == "all")
+        o.allResolvers = true;
+    else
+        o.resolver = valueOf(r.flag(), v).resolver();
+}
+
+void readAdvectionResolver(ArgReader& r, Options& o)
+{
+    o.advection = r.resolver();
+    if (const std::string why = stepKindRefusal(*o.advection, StepKind::Advection); !why.empty())
+        throw UsageError(r.flag() + ": " + why);
+}
+
+void readSize(ArgReader& r, Options& o)
+{
+    const std::string v = r.value();
+    const size_t x = v.find('x');
+    if (x == std::string::npos) throw UsageError("--size takes WxH, for example 640x480, got '" + v + "'");
+    o.width = uint32_t(valueOf(r.flag(), v.substr(0, x)).integer(16, 8192));
+    o.height = uint32_t(valueOf(r.flag(), v.substr(x + 1)).integer(16, 8192));
+    o.sizeExplicit = true;
+}
+
+void readSlice(ArgReader& r, Options& o)
+{
+    const std::string v = r.value();
+    const size_t colon = v.find(':');
+    const std::string axis = v.substr(0, colon);
+    if (axis != "x" && axis != "y" && axis != "z")
+        throw UsageError("--slice takes x, y or z, optionally :POS, got '" + v + "'");
+    o.sliceAxis = axis[0] - 'x';
+    if (colon != std::string::npos) o.slicePosition = valueOf("--slice position", v.substr(colon + 1)).real();
+}
+
+using FlagReader = void (*)(ArgReader&, Options&);
+
+/// Every flag and what it sets; the value readers word every mistake the same way.
+const std::pair<const char*, FlagReader> Flags[] = {
+    {"-h", [](ArgReader&, Options& o) { o.help = true; }},
+    {"--help", [](ArgReader&, Options& o) { o.help = true; }},
+    {"--headless", [](ArgReader&, Options& o) { o.headless = true; }},
+    {"--script", [](ArgReader& r, Options& o) { o.script = r.value(); }},
+    {"--frames", [](ArgReader& r, Options& o) { o.frames = int(r.integer(1, 10000000)); }},
+    {"--scene", [](ArgReader& r, Options& o) { o.scene = r.value(); }},
+    {"--backend", [](ArgReader& r, Options& o) { o.backend = r.backend(); }},
+    {"--resolver", readResolver},
+    {"--advection-resolver", readAdvectionResolver},
+    {"--block-width",
+     [](ArgReader& r, Options& o) {
+         o.log2BlockWidth = r.blockWidth({128, 512});
+     }},
+    {"--interop",
+     [](ArgReader& r, Options& o) {
+         o.interop = r.choice({"auto", "on", "off"});
+     }},
+    {"--render",
+     [](ArgReader& r, Options& o) {
+         o.render = r.choice({"offscreen", "none"});
+         o.renderExplicit = true;
+     }},
+    {"--size", readSize},
+    {"--screenshot", [](ArgReader& r, Options& o) { o.screenshot = r.path({".png"}); }},
+    {"--export", [](ArgReader& r, Options& o) { o.exportPath = r.path({".nvdb"}); }},
+    {"--timings",
+     [](ArgReader& r, Options& o) {
+         o.timings = r.path({".csv", ".json"});
+     }},
+    {"--overlay",
+     [](ArgReader& r, Options& o) {
+         r.choice({"blocks"});
+         o.blockOverlay = true;
+     }},
+    {"--slice", readSlice},
+    {"--seed", [](ArgReader& r, Options& o) { o.seed = uint64_t(r.integer(0, 2147483647)); }},
+};
+
+} // namespace
+
+Options parseOptions(int argc, char** argv)
+{
+    Options o;
+    ArgReader r(argc, argv);
+    while (const auto arg = r.next()) {
+        const auto flag =
+            std::find_if(std::begin(Flags), std::end(Flags), [&](const auto& f) { return *arg == f.first; });
+        if (flag == std::end(Flags)) throw UsageError("unknown option '" + *arg + "'");
+        flag->second(r, o);
+    }
+    if (o.headless && !o.script.empty()) throw UsageError("--script drives the window: leave out --headless");
+    return o;
+}
+
+} // namespace vbm::app

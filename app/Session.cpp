@@ -1,0 +1,161 @@
+// One simulation session (see Session.h).
+#include "Session.h"
+
+#include "CommandLine.h"
+#include "CudaInterop.h"
+#include "FieldExport.h"
+#include "SceneSetup.h"
+
+#include <chrono>
+
+namespace vbm::app {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+render::FieldMemory fieldMemory(Backend b)
+{
+    return b == Backend::Cuda ? render::FieldMemory::CudaDevice : render::FieldMemory::Host;
+}
+
+} // namespace
+
+Session::Session(const std::string& sceneName, Backend backend, const std::vector<NamedChoice>& configs)
+    : mScene(loadScene(sceneName)), mBackend(backend)
+{
+    makeSolvers(configs);
+}
+
+Session::~Session() = default;
+
+void Session::makeSolvers(const std::vector<NamedChoice>& configs)
+{
+    mSolvers.clear();
+    for (const NamedChoice& c : configs)
+        mSolvers.push_back({c.name, std::make_unique<Solver>(mScene, mBackend, c.choice)});
+    mRecords.assign(mSolvers.size(), FrameTimings{});
+    mSteps = 0;
+    mFieldChanged = true;
+}
+
+void Session::makeRenderer(bool strict)
+{
+    mRenderer.reset();
+    mSharedWhyNot = mInterop == "off" ? "--interop off" : render::sharedPathWhyNot(*mVulkan, mBackend == Backend::Cuda);
+    if (strict && mInterop == "on" && !mSharedWhyNot.empty())
+        throw cli::UsageError("--interop on: the shared CUDA-Vulkan path is not possible here: " + mSharedWhyNot);
+    const VkExtent2D size = mTarget->volumeExtent();
+    mRenderer =
+        std::make_unique<render::VolumeRenderer>(*mVulkan, mScene.grid, size.width, size.height, mSharedWhyNot.empty());
+    mFieldChanged = true;
+}
+
+void Session::attachRenderer(std::unique_ptr<render::VulkanContext> vk, std::unique_ptr<render::RenderTarget> target,
+                             const std::string& interop)
+{
+    mRenderer.reset(), mTarget.reset(), mVulkan.reset();
+    mVulkan = std::move(vk), mTarget = std::move(target), mInterop = interop;
+    try {
+        makeRenderer(true);
+    } catch (...) { // no half-made renderer stays attached
+        mTarget.reset(), mVulkan.reset();
+        throw;
+    }
+    mView.look = defaultLook(mScene, solver());
+    frameView();
+}
+
+void Session::reload(const std::string& sceneName, Backend backend, const StencilChoice& choice)
+{
+    if (mVulkan) render::checkVk(vkDeviceWaitIdle(mVulkan->device()), "vkDeviceWaitIdle (loading a scene)");
+    mRenderer.reset();
+    mSolvers.clear();
+    mScene = loadScene(sceneName);
+    mBackend = backend;
+    makeSolvers({{resolverName(choice.laplacian), choice}});
+    if (mVulkan) makeRenderer(false); // a live switch falls back to staging rather than stop the window
+    mView.look.log2BlockWidth = choice.log2BlockWidth;
+}
+
+void Session::stepSolvers(bool step)
+{
+    for (size_t k = 0; k < mSolvers.size(); ++k) {
+        mRecords[k] = step ? mSolvers[k].solver->step() : FrameTimings{};
+        mRecords[k].frame = mFrame;
+    }
+    if (step) ++mSteps, mFieldChanged = true;
+}
+
+double Session::render(bool capture, FrameTimings& record)
+{
+    const auto t0 = Clock::now();
+    // The last frame's GPU work ends before the staging buffer is overwritten; its ray march's
+    // timestamps can then be read.
+    mTarget->wait();
+    std::optional<double> gpuMs = mRenderer->lastRenderGpuMs();
+    if (mFieldChanged) {
+        mRenderer->setField(solver().fieldData(renderFieldName(mScene.kind)), fieldMemory(mBackend),
+                            solver().cudaStream());
+        mFieldChanged = false;
+    }
+    mDrawn = mRenderer->draw(*mTarget, mView.camera, mView.look, capture);
+    if (mDrawn && !mTarget->frameInFlight()) gpuMs = mRenderer->lastRenderGpuMs(); // this frame's
+    const double ms = msSince(t0);
+    record.add(Phase::Render, ms);
+    // the ray march alone, from GPU timestamps (Render also holds the field's way in, the submit
+    // and the waits)
+    if (gpuMs) record.add(Phase::RenderGpu, *gpuMs);
+    record.hostBytes = mRenderer->takeFieldBytesCopied();
+    return ms;
+}
+
+const std::vector<FrameTimings>& Session::frame(const FrameRequest& request)
+{
+    stepSolvers(request.step);
+    double frameMs = 0;
+    for (const FrameTimings& r : mRecords)
+        frameMs += r.stepMs();
+    mDrawn = false;
+    if (mRenderer) frameMs += render(request.capture, mRecords.front());
+    mRecords.front().add(Phase::Frame, frameMs);
+    ++mFrame;
+    return mRecords;
+}
+
+render::CapturedImage Session::capture()
+{
+    if (!mTarget) return {};
+    return mTarget->capturedImage();
+}
+
+void Session::setChoice(const StencilChoice& c)
+{
+    if (!sameChoice(solver().choice(), c)) solver().setChoice(c);
+    mView.look.log2BlockWidth = c.log2BlockWidth;
+}
+
+void Session::frameView()
+{
+    if (mRenderer) mView.camera = render::OrbitCamera::framing(mRenderer->boxMin(), mRenderer->boxMax());
+}
+
+size_t Session::exportFields(const std::string& path) const
+{
+    std::vector<std::pair<std::string, std::vector<float>>> fields;
+    for (const std::string& name : solver().fieldNames())
+        fields.emplace_back(name, solver().field(name));
+    app::exportFields(path, mScene.grid, fields);
+    return fields.size();
+}
+
+bool Session::fieldsIdentical() const
+{
+    const uint64_t h = solver().fieldsHash();
+    for (size_t k = 1; k < mSolvers.size(); ++k)
+        if (mSolvers[k].solver->fieldsHash() != h) return false;
+    return true;
+}
+
+} // namespace vbm::app

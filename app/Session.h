@@ -1,0 +1,115 @@
+// One simulation session, the single frame path of the headless run and of the window: a scene,
+// its solvers (one; or one per configuration of an A/B run, stepped in turns from the same
+// state), and the renderer drawing the first solver's field into a render target with a view.
+// Data flows one way: scene -> solvers -> renderer -> target (screen or PNG), and one
+// FrameTimings record per solver and frame. The frontends change choices, parameters and the
+// view between frames; they never call kernels, and never learn which kind of target it is.
+#pragma once
+
+#include "FrameTimings.h"
+#include "OrbitCamera.h"
+#include "RenderTarget.h"
+#include "ResolverChoice.h"
+#include "Scene.h"
+#include "Solver.h"
+#include "VolumeRenderer.h"
+#include "VulkanContext.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vbm::app {
+
+/// What the renderer looks through, and how the volume looks.
+struct View {
+    render::OrbitCamera camera;
+    render::RenderSettings look;
+};
+
+/// What one frame does.
+struct FrameRequest {
+    bool step = true;     ///< advance every solver by one step
+    bool capture = false; ///< keep the frame's pixels, for capture()
+};
+
+class Session {
+public:
+    /// Loads the scene and makes one solver per configuration; the first one is drawn.
+    Session(const std::string& sceneName, Backend backend, const std::vector<NamedChoice>& configs);
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    /// From now on every frame is drawn into `target` (made on `vk`). The field takes the shared
+    /// CUDA-Vulkan path where `interop` (auto, on, off) lets it and it can; "on" where it cannot is
+    /// a cli::UsageError. The view is the scene's default look, framed.
+    void attachRenderer(std::unique_ptr<render::VulkanContext> vk, std::unique_ptr<render::RenderTarget> target,
+                        const std::string& interop);
+    /// A fresh start: `sceneName` loaded on `backend` with one solver running `choice`, and a
+    /// renderer made for its grid. The view is kept (the caller resets it for another scene).
+    void reload(const std::string& sceneName, Backend backend, const StencilChoice& choice);
+
+    /// One frame: every solver steps (if asked), the first one's field goes to the renderer when
+    /// it changed, and the renderer draws into the target. Returns one record per solver; the
+    /// first also holds the render (Render, RenderGpu where the queue has timestamps: the last ray
+    /// march finished) and the whole frame (Frame: every step plus the render), with hostBytes.
+    const std::vector<FrameTimings>& frame(const FrameRequest& request);
+    /// Whether the last frame reached the target (a window may skip one while it is resized).
+    bool lastFrameDrawn() const { return mDrawn; }
+    /// The pixels of the last frame drawn with FrameRequest::capture.
+    render::CapturedImage capture();
+
+    /// Switches the first solver's resolvers or block width; the state is kept, the view follows.
+    void setChoice(const StencilChoice& c);
+    /// The camera framing the grid again.
+    void frameView();
+    View& view() { return mView; }
+    /// Writes every field of the first solver as a .nvdb file; returns how many.
+    size_t exportFields(const std::string& path) const;
+    /// Whether every solver's fields are bitwise those of the first.
+    bool fieldsIdentical() const;
+
+    const Scene& scene() const { return mScene; }
+    Backend backend() const { return mBackend; }
+    Solver& solver(size_t k = 0) { return *mSolvers[k].solver; }
+    const Solver& solver(size_t k = 0) const { return *mSolvers[k].solver; }
+    const std::string& solverName(size_t k) const { return mSolvers[k].name; }
+    size_t solverCount() const { return mSolvers.size(); }
+    int steps() const { return mSteps; }
+    /// The renderer, its Vulkan context and why the shared path was not taken ("" when it was);
+    /// null and "" before attachRenderer().
+    const render::VolumeRenderer* renderer() const { return mRenderer.get(); }
+    const render::VulkanContext* vulkan() const { return mVulkan.get(); }
+    render::VulkanContext* vulkan() { return mVulkan.get(); }
+    const std::string& sharedPathWhyNot() const { return mSharedWhyNot; }
+
+private:
+    struct NamedSolver {
+        std::string name;
+        std::unique_ptr<Solver> solver;
+    };
+    void makeSolvers(const std::vector<NamedChoice>& configs);
+    /// The renderer for the scene's grid; `strict`: --interop on must be honoured or refused.
+    void makeRenderer(bool strict);
+    void stepSolvers(bool step);
+    /// Brings the field over when it changed and draws; returns the render's wall-clock ms.
+    double render(bool capture, FrameTimings& record);
+
+    Scene mScene;
+    Backend mBackend;
+    std::vector<NamedSolver> mSolvers;
+    std::vector<FrameTimings> mRecords; ///< the last frame's, one per solver
+    int mFrame = 0, mSteps = 0;
+    bool mFieldChanged = true; ///< the renderer has not seen the first solver's field yet
+    bool mDrawn = false;
+    // Destroyed before the solvers: CUDA lets go of the shared field before the solver's memory.
+    std::unique_ptr<render::VulkanContext> mVulkan;
+    std::unique_ptr<render::RenderTarget> mTarget;
+    std::unique_ptr<render::VolumeRenderer> mRenderer;
+    std::string mInterop = "auto", mSharedWhyNot;
+    View mView;
+};
+
+} // namespace vbm::app

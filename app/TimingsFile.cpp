@@ -1,0 +1,85 @@
+// The headless run's --timings file (see TimingsFile.h).
+#include "TimingsFile.h"
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <stdexcept>
+
+namespace vbm::app {
+
+namespace {
+
+struct Row {
+    int frame;
+    const std::string* config;
+    const PhaseTime* time;
+};
+
+/// Calls `row` for every row in file order: per frame, each configuration's solver phases and
+/// step, then the first configuration's phases the app added (render, render gpu, frame).
+void forEachRow(const TimingRecords& t, const std::function<void(const Row&)>& row)
+{
+    for (const auto& frame : t.frames) {
+        for (size_t k = 0; k < frame.size(); ++k)
+            for (const PhaseTime& p : frame[k].phases)
+                if (isSolverPhase(p.phase) || p.phase == Phase::Step) row({frame[k].frame, &t.configNames[k], &p});
+        if (frame.empty()) continue;
+        for (const PhaseTime& p : frame[0].phases)
+            if (p.phase > Phase::Step) row({frame[0].frame, &t.configNames[0], &p});
+    }
+}
+
+void writeJson(std::ostream& f, const TimingRecords& t, size_t rows)
+{
+    f << "{\"scene\": \"" << t.scene << "\", \"backend\": \"" << backendName(t.backend) << "\", \"seed\": " << t.seed
+      << ", \"rows\": [\n";
+    size_t i = 0;
+    forEachRow(t, [&](const Row& r) {
+        f << "  {\"frame\": " << r.frame << ", \"resolver\": \"" << *r.config << "\", \"phase\": \""
+          << phaseName(r.time->phase) << "\", \"ms\": " << r.time->ms;
+        if (r.time->iterations >= 0)
+            f << ", \"iterations\": " << r.time->iterations << ", \"residual\": " << r.time->residual;
+        f << "}" << (++i < rows ? ",\n" : "\n");
+    });
+    f << "]}\n";
+}
+
+void writeCsv(std::ostream& f, const TimingRecords& t)
+{
+    f << "frame,resolver,phase,ms,iterations,residual\n";
+    forEachRow(t, [&](const Row& r) {
+        const bool cg = r.time->iterations >= 0;
+        f << r.frame << "," << *r.config << "," << phaseName(r.time->phase) << "," << r.time->ms << ","
+          << (cg ? std::to_string(r.time->iterations) : "") << "," << (cg ? std::to_string(r.time->residual) : "")
+          << "\n";
+    });
+}
+
+} // namespace
+
+std::vector<Phase> phasesInRowOrder(const TimingRecords& t)
+{
+    std::vector<Phase> order;
+    forEachRow(t, [&](const Row& r) {
+        if (std::find(order.begin(), order.end(), r.time->phase) == order.end()) order.push_back(r.time->phase);
+    });
+    return order;
+}
+
+size_t writeTimings(const std::string& path, const TimingRecords& t)
+{
+    std::ofstream f(path);
+    if (!f) throw std::runtime_error("cannot write the timings file " + path);
+    size_t rows = 0;
+    forEachRow(t, [&](const Row&) { ++rows; });
+    const bool json = path.size() > 5 && path.substr(path.size() - 5) == ".json";
+    if (json)
+        writeJson(f, t, rows);
+    else
+        writeCsv(f, t);
+    if (!f) throw std::runtime_error("writing the timings file " + path + " failed");
+    return rows;
+}
+
+} // namespace vbm::app

@@ -1,0 +1,33 @@
+// The headless run's --timings file: every phase of every frame and configuration, one row each,
+// as CSV (frame,resolver,phase,ms,iterations,residual) or JSON (the same keys, plus the scene,
+// backend and seed), chosen by the path's suffix.
+#pragma once
+
+#include "FrameTimings.h"
+#include "SolverTypes.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vbm::app {
+
+/// A run's records: frames[f][k] is configuration k's record of frame f (configuration 0's also
+/// holds the render and the whole frame).
+struct TimingRecords {
+    std::string scene;
+    Backend backend = Backend::Cpu;
+    uint64_t seed = 1;
+    std::vector<std::string> configNames;
+    std::vector<std::vector<FrameTimings>> frames;
+};
+
+/// The phases of the records in the order their rows come: within a frame each configuration's
+/// solver phases and step, then the first configuration's render, render gpu and frame.
+std::vector<Phase> phasesInRowOrder(const TimingRecords& t);
+
+/// Writes the file; returns the number of rows. Throws std::runtime_error naming the file when
+/// it cannot be written.
+size_t writeTimings(const std::string& path, const TimingRecords& t);
+
+} // namespace vbm::app
