@@ -1,11 +1,11 @@
 // CUDA runs of build, decode, resolvers and consumers (see DeviceRuns.h).
 #include "DeviceRuns.h"
 
+#include "ConsumerBody.h"
 #include "DeviceArray.h"
 #include "vbm/BlockSkeleton.h"
 #include "vbm/BuildVoxelBlockManager.cuh"
 #include "vbm/CachedStencils.h"
-#include "vbm/SidecarConsumers.h"
 
 #include <nanovdb/tools/cuda/VoxelBlockManager.cuh>
 
@@ -103,22 +103,7 @@ __global__ void publicApiTapsKernel(VbmView v, uint64_t blockBegin, bool oddSlot
 template <int L, Resolver R, int C, bool Laplacian>
 __global__ void consumerKernel(VbmView v, const float* sidecar, float* out)
 {
-    runThisSlot<L, R>(v, blockIdx.x, [&](const SlotOf& s, auto&& taps) {
-        float* dst = out + s.index * C;
-        if constexpr (Laplacian) {
-            CrossLaplacian<C, isBoxResolver(R)> lap{sidecar};
-            taps(lap);
-            float value[C];
-            lap.evaluate(value);
-            for (int ch = 0; ch < C; ++ch)
-                dst[ch] = value[ch];
-        } else {
-            BoxSumAccumulator<C> sum{sidecar};
-            taps(sum);
-            for (int ch = 0; ch < C; ++ch)
-                dst[ch] = sum.acc[ch];
-        }
-    });
+    runThisSlot<L, R>(v, blockIdx.x, ConsumerBody<C, isBoxResolver(R)>{sidecar, out, Laplacian});
 }
 
 struct DeviceVbm {

@@ -1,9 +1,9 @@
 // Host runs and checks of the resolvers (see TapRuns.h).
 #include "TapRuns.h"
 
+#include "ConsumerBody.h"
 #include "ResolverRules.h"
 #include "vbm/BlockSkeleton.h"
-#include "vbm/SidecarConsumers.h"
 
 #include <atomic>
 #include <mutex>
@@ -196,22 +196,8 @@ namespace {
 template <int C, int L, Resolver R>
 void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, bool laplacian, const float* sidecar, float* out)
 {
-    forEachSlotOnHost<L, R>(hostView(grid, vbm), 0, vbm.extent.blockCount, [&](const SlotOf& s, auto&& resolve) {
-        float* dst = out + s.index * C;
-        if (laplacian) {
-            CrossLaplacian<C, isBoxResolver(R)> lap{sidecar};
-            resolve(lap);
-            float v[C];
-            lap.evaluate(v);
-            for (int ch = 0; ch < C; ++ch)
-                dst[ch] = v[ch];
-        } else {
-            BoxSumAccumulator<C> sum{sidecar};
-            resolve(sum);
-            for (int ch = 0; ch < C; ++ch)
-                dst[ch] = sum.acc[ch];
-        }
-    });
+    forEachSlotOnHost<L, R>(hostView(grid, vbm), 0, vbm.extent.blockCount,
+                            ConsumerBody<C, isBoxResolver(R)>{sidecar, out, laplacian});
 }
 
 template <int C>

@@ -39,7 +39,7 @@ public:
     void copyFrom(const void* src, uint64_t bytes, uint64_t readDone, uint64_t ready, void* stream);
 
 private:
-    void* mMemory = nullptr;   // cudaExternalMemory_t
+    void* mMemory = nullptr;    // cudaExternalMemory_t
     void* mSemaphore = nullptr; // cudaExternalSemaphore_t
     void* mDevicePtr = nullptr;
 };

@@ -8,13 +8,8 @@ namespace vbm::render {
 OffscreenTarget::OffscreenTarget(VulkanContext& vk, uint32_t width, uint32_t height) : mVk(vk), mExtent{width, height}
 {
     if (width == 0 || height == 0) throw VulkanError("render: the image size must be at least 1x1");
-    VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cbai.commandPool = vk.commandPool();
-    cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cbai.commandBufferCount = 1;
-    checkVk(vkAllocateCommandBuffers(vk.device(), &cbai, &mCmd), "vkAllocateCommandBuffers (offscreen frame)");
-    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    checkVk(vkCreateFence(vk.device(), &fci, nullptr, &mFence), "vkCreateFence (offscreen frame)");
+    mCmd = vk.allocateCommandBuffer("offscreen frame");
+    mFence = vk.createFence("offscreen frame");
 }
 
 OffscreenTarget::~OffscreenTarget()

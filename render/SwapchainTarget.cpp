@@ -26,13 +26,8 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImag
 
 SwapchainTarget::SwapchainTarget(VulkanContext& vk) : mVk(vk), mSwapchain(vk)
 {
-    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    ai.commandPool = vk.commandPool();
-    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    ai.commandBufferCount = 1;
-    checkVk(vkAllocateCommandBuffers(vk.device(), &ai, &mCmd), "vkAllocateCommandBuffers (window frame)");
-    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    checkVk(vkCreateFence(vk.device(), &fci, nullptr, &mFence), "vkCreateFence (window frame)");
+    mCmd = vk.allocateCommandBuffer("window frame");
+    mFence = vk.createFence("window frame");
     VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
     checkVk(vkCreateSemaphore(vk.device(), &sci, nullptr, &mAcquired), "vkCreateSemaphore (image acquired)");
 }

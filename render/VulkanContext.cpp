@@ -347,14 +347,29 @@ int VulkanContext::exportSemaphoreFd(VkSemaphore s)
     return fd;
 }
 
-void VulkanContext::submitAndWait(const std::function<void(VkCommandBuffer)>& record, const char* what)
+VkCommandBuffer VulkanContext::allocateCommandBuffer(const char* what)
 {
     VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     cbai.commandPool = mPool;
     cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     cbai.commandBufferCount = 1;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
-    checkVk(vkAllocateCommandBuffers(mDevice, &cbai, &cmd), "vkAllocateCommandBuffers");
+    checkVk(vkAllocateCommandBuffers(mDevice, &cbai, &cmd),
+            (std::string("vkAllocateCommandBuffers (") + what + ")").c_str());
+    return cmd;
+}
+
+VkFence VulkanContext::createFence(const char* what)
+{
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence = VK_NULL_HANDLE;
+    checkVk(vkCreateFence(mDevice, &fci, nullptr, &fence), (std::string("vkCreateFence (") + what + ")").c_str());
+    return fence;
+}
+
+void VulkanContext::submitAndWait(const std::function<void(VkCommandBuffer)>& record, const char* what)
+{
+    VkCommandBuffer cmd = allocateCommandBuffer(what);
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     checkVk(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");

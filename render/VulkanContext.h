@@ -89,6 +89,10 @@ public:
     int exportSemaphoreFd(VkSemaphore s);
     /// Copies host bytes into a buffer once (through a temporary staging buffer), waiting for it.
     void upload(const Buffer& dst, const void* data, VkDeviceSize size);
+    /// A primary command buffer from the context's pool; `what` names it in errors.
+    VkCommandBuffer allocateCommandBuffer(const char* what);
+    /// An unsignalled fence; `what` names it in errors.
+    VkFence createFence(const char* what);
     /// Records, submits and waits for a one-time command buffer.
     void submitAndWait(const std::function<void(VkCommandBuffer)>& record, const char* what);
     void destroy(Buffer& b);

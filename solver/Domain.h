@@ -11,7 +11,6 @@
 #include "kernels/LaplacianRow.h"
 
 #include <cstdint>
-#include <memory>
 
 namespace vbm::solver {
 
@@ -33,12 +32,12 @@ public:
     {
         Exec& exec = mRun.exec();
         exec.forgetReplays();
-        mHierarchy.reset();
+        mHierarchy = {}; // the old levels go first, not after the new ones are built
         mFine = ExecGrid<Exec>(grid);
         exec.reserve(mFine.valueCount());
         mDiag = Exec::template allocate<float>(mFine.valueCount());
         mRun.template cross<CountNeighbours>(mFine, mDiag.data());
-        if (mMultigrid) mHierarchy = std::make_unique<MultigridHierarchy<Exec>>(grid, mFine, mRun);
+        if (mMultigrid) mHierarchy = MultigridHierarchy<Exec>(grid, mFine, mRun);
         exec.synchronize();
     }
 
@@ -49,21 +48,20 @@ public:
     /// Active neighbours of each voxel (the diagonal of -L).
     const float* diag() const { return mDiag.data(); }
     /// The coarse levels (levels()[k - 1] is level k); empty without multigrid.
-    std::vector<CoarseLevel<Exec>>& levels() { return mHierarchy ? mHierarchy->levels() : mNoLevels; }
-    bool hasMultigrid() const { return mHierarchy && !mHierarchy->empty(); }
+    std::vector<CoarseLevel<Exec>>& levels() { return mHierarchy.levels(); }
+    bool hasMultigrid() const { return !mHierarchy.empty(); }
 
     /// Bytes of the grid and its VBMs, of the diagonal, and of the coarse levels' arrays.
     uint64_t gridAndVbmBytes() const { return mFine.gridBytes() + mFine.metaBytes(); }
     uint64_t diagBytes() const { return mFine.valueCount() * sizeof(float); }
-    uint64_t levelArrayBytes() const { return mHierarchy ? mHierarchy->arrayBytes() : 0; }
+    uint64_t levelArrayBytes() const { return mHierarchy.arrayBytes(); }
 
 private:
     StencilRunner<Exec>& mRun;
     bool mMultigrid;
     ExecGrid<Exec> mFine;
     Array<float> mDiag;
-    std::unique_ptr<MultigridHierarchy<Exec>> mHierarchy;
-    std::vector<CoarseLevel<Exec>> mNoLevels;
+    MultigridHierarchy<Exec> mHierarchy; ///< empty without multigrid
 };
 
 } // namespace vbm::solver
