@@ -64,24 +64,13 @@ namespace {
 using cli::ArgReader;
 using cli::UsageError;
 
-/// An ArgReader over one flag and one value cut out of a larger argument ("640" of "640x480",
-/// a resolver name that is not "all"), so the part's mistakes are worded as the flag's own.
-ArgReader valueOf(const std::string& flag, const std::string& value)
-{
-    std::string f = flag, v = value;
-    char* argv[] = {nullptr, f.data(), v.data()};
-    ArgReader r(3, argv);
-    r.next();
-    return r;
-}
-
 void readResolver(ArgReader& r, Options& o)
 {
     const std::string v = r.value();
     if (v == "all")
         o.allResolvers = true;
     else
-        o.resolver = valueOf(r.flag(), v).resolver();
+        o.resolver = ArgReader(r.flag(), v).resolver();
 }
 
 void readAdvectionResolver(ArgReader& r, Options& o)
@@ -96,8 +85,8 @@ void readSize(ArgReader& r, Options& o)
     const std::string v = r.value();
     const size_t x = v.find('x');
     if (x == std::string::npos) throw UsageError("--size takes WxH, for example 640x480, got '" + v + "'");
-    o.width = uint32_t(valueOf(r.flag(), v.substr(0, x)).integer(16, 8192));
-    o.height = uint32_t(valueOf(r.flag(), v.substr(x + 1)).integer(16, 8192));
+    o.width = uint32_t(ArgReader(r.flag(), v.substr(0, x)).integer(16, 8192));
+    o.height = uint32_t(ArgReader(r.flag(), v.substr(x + 1)).integer(16, 8192));
     o.sizeExplicit = true;
 }
 
@@ -109,7 +98,7 @@ void readSlice(ArgReader& r, Options& o)
     if (axis != "x" && axis != "y" && axis != "z")
         throw UsageError("--slice takes x, y or z, optionally :POS, got '" + v + "'");
     o.sliceAxis = axis[0] - 'x';
-    if (colon != std::string::npos) o.slicePosition = valueOf("--slice position", v.substr(colon + 1)).real();
+    if (colon != std::string::npos) o.slicePosition = ArgReader("--slice position", v.substr(colon + 1)).real();
 }
 
 using FlagReader = void (*)(ArgReader&, Options&);

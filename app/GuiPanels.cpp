@@ -244,7 +244,7 @@ void timingRow(const GuiState& s, const FrameHistory& h, size_t i, bool smoke, c
     const FrameHistory::Config& c = h.configs()[i];
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
-    const bool current = sameChoice(c.choice, s.choice);
+    const bool current = c.choice == s.choice;
     ImGui::TextColored(current ? ImVec4(1, 0.85f, 0.3f, 1) : ImVec4(1, 1, 1, 1), "%s%s (%zu)",
                        resolverName(c.choice.laplacian), c.choice.log2BlockWidth == 9 ? " @512" : "", c.steps.frames());
     help(resolverTooltip(c.choice.laplacian));
@@ -317,7 +317,7 @@ void drawPanels(GuiState& s, render::RenderSettings& look, SimulationParams& par
         framePlot(history, ImGui::GetContentRegionAvail().x);
         // CG of the current configuration's last step
         for (const auto& c : history.configs())
-            if (sameChoice(c.choice, s.choice) && c.steps.lastIterations() >= 0)
+            if (c.choice == s.choice && c.steps.lastIterations() >= 0)
                 ImGui::Text("CG: %d iterations, relative residual %.2e", c.steps.lastIterations(),
                             c.steps.lastResidual());
         timingTable(s, info, history);

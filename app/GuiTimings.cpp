@@ -38,8 +38,7 @@ void FrameHistory::add(const StencilChoice& choice, const FrameTimings& frame)
         if (isSolverPhase(t.phase) || t.phase == Phase::Step) addOnce(mStepPhases, t.phase);
     }
     if (frame.find(Phase::Step)) {
-        auto it = std::find_if(mConfigs.begin(), mConfigs.end(),
-                               [&](const Config& c) { return sameChoice(c.choice, choice); });
+        auto it = std::find_if(mConfigs.begin(), mConfigs.end(), [&](const Config& c) { return c.choice == choice; });
         if (it == mConfigs.end()) it = mConfigs.insert(mConfigs.end(), Config{choice, {}});
         it->steps.add(frame);
     }

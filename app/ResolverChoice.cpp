@@ -5,11 +5,6 @@
 
 namespace vbm::app {
 
-bool sameChoice(const StencilChoice& a, const StencilChoice& b)
-{
-    return a.laplacian == b.laplacian && a.advection == b.advection && a.log2BlockWidth == b.log2BlockWidth;
-}
-
 std::string stepKindRefusal(Resolver r, StepKind kind) { return resolverUnavailableReason(r, Backend::Cuda, kind); }
 
 std::string pickResolver(StencilChoice& c, Resolver r, Backend backend)

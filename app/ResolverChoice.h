@@ -17,8 +17,6 @@ struct NamedChoice {
     StencilChoice choice;
 };
 
-bool sameChoice(const StencilChoice& a, const StencilChoice& b);
-
 /// "" when steps of `kind` take `r` on some backend, else the rule's reason. The CUDA backend
 /// runs every resolver, so what the rule refuses there is refused by the step kind itself.
 std::string stepKindRefusal(Resolver r, StepKind kind);

@@ -132,7 +132,7 @@ render::CapturedImage Session::capture()
 
 void Session::setChoice(const StencilChoice& c)
 {
-    if (!sameChoice(solver().choice(), c)) solver().setChoice(c);
+    if (solver().choice() != c) solver().setChoice(c);
     mView.look.log2BlockWidth = c.log2BlockWidth;
 }
 

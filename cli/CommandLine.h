@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vbm::cli {
@@ -23,6 +24,9 @@ struct UsageError : std::runtime_error {
 class ArgReader {
 public:
     ArgReader(int argc, char** argv) : mArgs(argv + (argc > 0 ? 1 : 0), argv + argc) {}
+    /// A reader of one value cut out of a larger argument ("640" of "640x480"), at `flag` with
+    /// `value` next, so the part's mistakes are worded as the flag's own.
+    ArgReader(std::string flag, std::string value) : mArgs{std::move(value)}, mFlag(std::move(flag)) {}
 
     /// The next argument (a flag, or a positional one), or nothing at the end.
     std::optional<std::string> next();

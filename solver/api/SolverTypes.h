@@ -25,6 +25,7 @@ struct StencilChoice {
     /// Advection: a box resolver (NanoVDB13 or one of our four).
     Resolver advection = Resolver::forEachBoxStencilCached;
     int log2BlockWidth = 7;
+    bool operator==(const StencilChoice&) const = default;
 };
 
 struct SimulationParams {
