@@ -62,6 +62,14 @@ public:
         }
     }
 
+    /// A host copy of the grid (a device-to-host copy on CUDA).
+    HostGridHandle hostCopy() const
+    {
+        const std::vector<GridChunk> chunks = Exec::download(mBytes);
+        nanovdb::HostBuffer buffer = nanovdb::HostBuffer::create(mGridBytes);
+        std::memcpy(buffer.data(), chunks.data(), mGridBytes);
+        return HostGridHandle(std::move(buffer));
+    }
     /// The grid in executor memory.
     const IndexGrid* grid() const { return reinterpret_cast<const IndexGrid*>(mBytes.data()); }
     /// The VBM view at block width 2^log2BlockWidth (7 or 9).

@@ -32,6 +32,14 @@ const char* phaseName(Phase p)
         return "pressure CG";
     case Phase::Gradient:
         return "gradient";
+    case Phase::RebuildTopology:
+        return "rebuild topology";
+    case Phase::RebuildVbm:
+        return "rebuild VBM";
+    case Phase::RebuildRemap:
+        return "rebuild remap";
+    case Phase::RebuildHierarchy:
+        return "rebuild hierarchy";
     case Phase::Step:
         return "step";
     case Phase::Render:

@@ -42,6 +42,7 @@ public:
             mProjection.run(p, mTimer);
         }
         mTimer.endStep();
+        mTimer.report().activeVoxels = mDomain.activeVoxels();
         if (mKind == SimulationKind::Smoke) mTimer.report().divergenceAfter = mProjection.divergenceAfter();
         return mTimer.read();
     }
@@ -65,6 +66,8 @@ public:
             return nullptr;
     }
     uint64_t activeVoxels() const override { return mDomain.activeVoxels(); }
+    uint64_t topologyVersion() const override { return mTopologyVersion; }
+    HostGridHandle hostGrid() const override { return mDomain.fine().hostCopy(); }
     uint64_t blockCount(int log2BlockWidth) const override { return mDomain.fine().view(log2BlockWidth).blockCount; }
 
 private:
@@ -73,6 +76,7 @@ private:
         return s.kind == SimulationKind::Smoke && s.params.pressurePreconditioner == Preconditioner::Multigrid;
     }
 
+    uint64_t mTopologyVersion = 0;
     Exec mExec; // first: everything below lives in its memory
     SimulationKind mKind;
     StencilRunner<Exec> mRun;

@@ -63,6 +63,8 @@ void Solver::setChoice(StencilChoice c)
 
 MemoryReport Solver::memory() const { return mEngine->memory(); }
 uint64_t Solver::activeVoxels() const { return mEngine->activeVoxels(); }
+uint64_t Solver::topologyVersion() const { return mEngine->topologyVersion(); }
+HostGridHandle Solver::grid() const { return mEngine->hostGrid(); }
 uint64_t Solver::blockCount() const { return mEngine->blockCount(mChoice.log2BlockWidth); }
 double Solver::explicitStableDt() const { return vbm::explicitStableDt(mParams); }
 

@@ -28,6 +28,9 @@ public:
     /// The cudaStream_t the work runs on; null on the CPU.
     virtual void* cudaStream() const = 0;
     virtual uint64_t activeVoxels() const = 0;
+    virtual uint64_t topologyVersion() const = 0;
+    /// A host copy of the current grid.
+    virtual HostGridHandle hostGrid() const = 0;
     virtual uint64_t blockCount(int log2BlockWidth) const = 0;
 };
 

@@ -26,6 +26,10 @@ enum class Phase : uint8_t {
     FaceVelocityDivergence, ///< smoke: centre to face velocity, and -div u
     PressureCg,             ///< smoke: the pressure solve
     Gradient,               ///< smoke: u -= grad p
+    RebuildTopology,        ///< adaptive scenes: the new active set (threshold, dilate, join, clip)
+    RebuildVbm,             ///< adaptive scenes: the grid and its VBM at both widths, air cells, diagonal
+    RebuildRemap,           ///< adaptive scenes: fields copied by coordinate onto the new topology
+    RebuildHierarchy,       ///< adaptive scenes: the multigrid's coarse levels
     Step,                   ///< the whole solver step
     Render,                 ///< the app's render of the frame (wall clock)
     RenderGpu,              ///< the ray march alone, from GPU timestamps
@@ -39,6 +43,8 @@ const char* phaseName(Phase p);
 std::optional<Phase> parsePhase(const std::string& name);
 /// Phases the solver reports inside a step (not Step, Render, RenderGpu, Frame).
 constexpr bool isSolverPhase(Phase p) { return p < Phase::Step; }
+/// The four phases of a topology rebuild.
+constexpr bool isRebuildPhase(Phase p) { return p >= Phase::RebuildTopology && p <= Phase::RebuildHierarchy; }
 
 /// One timed phase of a frame.
 struct PhaseTime {
@@ -56,6 +62,8 @@ struct FrameTimings {
     int substeps = 0;            ///< advection substeps (smoke)
     double divergenceAfter = -1; ///< max |div u| after projection, relative to max |u| / h (smoke)
     uint64_t hostBytes = 0;      ///< host<->device bytes the frame's render copied
+    uint64_t activeVoxels = 0;   ///< active voxels after the step (adaptive scenes change it)
+    bool rebuilt = false;        ///< the step began with a rebuild of the topology
 
     void add(Phase p, double ms, int iterations = -1, double residual = -1)
     {

@@ -43,6 +43,12 @@ public:
     SimulationKind kind() const { return mKind; }
     MemoryReport memory() const;
     uint64_t activeVoxels() const;
+    /// Topology rebuilds so far (0: still the scene's grid). Adaptive scenes (`adapt` in the
+    /// scene) rebuild every K steps; when this changes, grid() and the fields' length have too.
+    uint64_t topologyVersion() const;
+    /// A host copy of the current topology, the OnIndex grid the fields are indexed by (on CUDA
+    /// a device-to-host copy: call it when topologyVersion() changed, not every frame).
+    HostGridHandle grid() const;
     /// VBM blocks at the current block width.
     uint64_t blockCount() const;
     /// The largest stable explicit heat step, h^2 / (6 alpha), for the current parameters.
