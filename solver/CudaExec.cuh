@@ -7,6 +7,7 @@
 #include "CudaCheck.h"
 #include "CudaKernels.cuh"
 #include "DeviceArray.h"
+#include "vbm/BuildVoxelBlockManager.cuh"
 
 #include <algorithm>
 #include <map>
@@ -105,6 +106,15 @@ public:
     {
         if (v.blockCount == 0) return;
         launch(solverVoxelKernel<L, Body>, unsigned(v.blockCount), 1u << L, 0, "solver voxel kernel", v, body, mSkip);
+    }
+
+    /// The VBM metadata of a grid in device memory at width 2^L (BuildVoxelBlockManager.cuh).
+    template <int L>
+    void buildVbm(const IndexGrid* grid, uint32_t leafCount, const VbmExtent& extent, uint32_t* firstLeafID,
+                  uint64_t* jumpMap)
+    {
+        cuda::checkCuda(buildVoxelBlockManagerDevice<L>(grid, leafCount, extent, firstLeafID, jumpMap, mStream),
+                        "building the VBM on the device");
     }
 
     template <typename Body>

@@ -2,12 +2,14 @@
 // widths, the Laplacian's diagonal (active neighbours per voxel) and, for a multigrid-
 // preconditioned solve, the coarse levels. Everything here follows from the topology alone,
 // so rebuild() from a new grid replaces all of it (and drops the executor's recorded launch
-// sequences, which name its arrays and sizes).
+// sequences, which name its arrays and sizes). Adaptive scenes also mark their air cells here
+// (kernels/ActiveSetBodies.h), and their rebuild hands in a grid already in executor memory.
 #pragma once
 
 #include "ExecGrid.h"
 #include "MultigridHierarchy.h"
 #include "StencilRunner.h"
+#include "kernels/ActiveSetBodies.h"
 #include "kernels/LaplacianRow.h"
 
 #include <cstdint>
@@ -21,8 +23,10 @@ class Domain {
 
 public:
     /// The domain of `grid`; with `multigrid`, its coarse levels too. Passes run through
-    /// `run`'s current choice (the tables they fill are the same for any resolver).
-    Domain(StencilRunner<Exec>& run, const HostGridHandle& grid, bool multigrid) : mRun(run), mMultigrid(multigrid)
+    /// `run`'s current choice (the tables they fill are the same for any resolver). `region`
+    /// (adaptive scenes, in executor memory; kept by the caller) gives the air cells.
+    Domain(StencilRunner<Exec>& run, const HostGridHandle& grid, bool multigrid, const RegionView* region = nullptr)
+        : mRun(run), mMultigrid(multigrid), mRegion(region)
     {
         rebuild(grid);
     }
@@ -30,16 +34,29 @@ public:
     /// A new topology: grid, VBMs, diagonal and coarse levels made anew from `grid`.
     void rebuild(const HostGridHandle& grid)
     {
+        adopt(ExecGrid<Exec>(grid));
+        if (mMultigrid) mHierarchy = MultigridHierarchy<Exec>(grid, mFine, mRun);
+        mRun.exec().synchronize();
+    }
+
+    /// A new topology already in executor memory: its air cells and diagonal; the coarse levels
+    /// are dropped until setHierarchy().
+    void adopt(ExecGrid<Exec>&& grid)
+    {
         Exec& exec = mRun.exec();
         exec.forgetReplays();
         mHierarchy = {}; // the old levels go first, not after the new ones are built
-        mFine = ExecGrid<Exec>(grid);
+        mFine = std::move(grid);
         exec.reserve(mFine.valueCount());
         mDiag = Exec::template allocate<float>(mFine.valueCount());
         mRun.template cross<CountNeighbours>(mFine, mDiag.data());
-        if (mMultigrid) mHierarchy = MultigridHierarchy<Exec>(grid, mFine, mRun);
-        exec.synchronize();
+        if (mRegion) {
+            mAir = Exec::template allocate<float>(mFine.valueCount());
+            mRun.voxels(mFine, MarkAirCells{mFine.grid(), *mRegion, mAir.data()});
+        }
     }
+    void setHierarchy(MultigridHierarchy<Exec>&& h) { mHierarchy = std::move(h); }
+    bool wantsMultigrid() const { return mMultigrid; }
 
     const ExecGrid<Exec>& fine() const { return mFine; }
     /// Length of a field: last active value index + 1 (index 0 is the background).
@@ -47,20 +64,24 @@ public:
     uint64_t activeVoxels() const { return mFine.activeVoxels(); }
     /// Active neighbours of each voxel (the diagonal of -L).
     const float* diag() const { return mDiag.data(); }
+    /// The air cells' open faces (kernels/ActiveSetBodies.h); null in fixed-topology scenes.
+    const float* air() const { return mRegion ? mAir.data() : nullptr; }
     /// The coarse levels (levels()[k - 1] is level k); empty without multigrid.
     std::vector<CoarseLevel<Exec>>& levels() { return mHierarchy.levels(); }
     bool hasMultigrid() const { return !mHierarchy.empty(); }
 
     /// Bytes of the grid and its VBMs, of the diagonal, and of the coarse levels' arrays.
     uint64_t gridAndVbmBytes() const { return mFine.gridBytes() + mFine.metaBytes(); }
-    uint64_t diagBytes() const { return mFine.valueCount() * sizeof(float); }
+    uint64_t diagBytes() const { return (mRegion ? 2 : 1) * mFine.valueCount() * sizeof(float); }
     uint64_t levelArrayBytes() const { return mHierarchy.arrayBytes(); }
 
 private:
     StencilRunner<Exec>& mRun;
     bool mMultigrid;
+    const RegionView* mRegion;
     ExecGrid<Exec> mFine;
     Array<float> mDiag;
+    Array<float> mAir; ///< adaptive scenes only
     MultigridHierarchy<Exec> mHierarchy; ///< empty without multigrid
 };
 

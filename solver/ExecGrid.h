@@ -46,6 +46,7 @@ public:
         Exec::upload(mBytes, chunks);
         mGridBytes = size;
         mActiveVoxels = g->activeVoxelCount();
+        mLeafCount = g->tree().nodeCount(0);
         for (int w = 0; w < 2; ++w) {
             const VbmMetadata m = w == 0 ? buildVoxelBlockManagerHost<7>(g) : buildVoxelBlockManagerHost<9>(g);
             mFirstLeafID[w] = Exec::template allocate<uint32_t>(m.firstLeafID.size());
@@ -59,6 +60,31 @@ public:
                         m.extent.blockCount,
                         m.extent.lastOffset + 1};
             mMetaBytes += m.firstLeafID.size() * sizeof(uint32_t) + m.jumpMap.size() * sizeof(uint64_t);
+        }
+    }
+
+    /// A grid already in executor memory: `bytes` (gridBytes of them) with `leafCount` leaves
+    /// holding value indices firstOffset..lastOffset; its VBM is built there by
+    /// exec.buildVbm<L>(...) (the CUDA backend's rebuilds: no topology through the host).
+    ExecGrid(Exec& exec, Array<GridChunk>&& bytes, uint64_t gridBytes, uint64_t activeVoxels, uint32_t leafCount,
+             uint64_t firstOffset, uint64_t lastOffset)
+        : mBytes(std::move(bytes)), mGridBytes(gridBytes), mActiveVoxels(activeVoxels), mLeafCount(leafCount)
+    {
+        for (int w = 0; w < 2; ++w) {
+            const int L = w == 0 ? 7 : 9;
+            VbmExtent e;
+            e.firstOffset = firstOffset, e.lastOffset = lastOffset;
+            e.blockCount = (lastOffset + 1 - firstOffset + (uint64_t(1) << L) - 1) >> L;
+            const uint64_t words = e.blockCount << (L - 6);
+            mFirstLeafID[w] = Exec::template allocate<uint32_t>(e.blockCount);
+            mJumpMap[w] = Exec::template allocate<uint64_t>(words);
+            if (w == 0)
+                exec.template buildVbm<7>(grid(), leafCount, e, mFirstLeafID[w].data(), mJumpMap[w].data());
+            else
+                exec.template buildVbm<9>(grid(), leafCount, e, mFirstLeafID[w].data(), mJumpMap[w].data());
+            mView[w] = {grid(), mFirstLeafID[w].data(), mJumpMap[w].data(), e.firstOffset, e.blockCount,
+                        e.lastOffset + 1};
+            mMetaBytes += e.blockCount * sizeof(uint32_t) + words * sizeof(uint64_t);
         }
     }
 
@@ -77,6 +103,7 @@ public:
     /// Last active value index + 1: the length of a field on this grid.
     uint64_t valueCount() const { return mView[0].valueCount; }
     uint64_t activeVoxels() const { return mActiveVoxels; }
+    uint32_t leafCount() const { return mLeafCount; }
     /// Bytes of the grid, and of its VBM metadata at both widths.
     uint64_t gridBytes() const { return mGridBytes; }
     uint64_t metaBytes() const { return mMetaBytes; }
@@ -87,6 +114,7 @@ private:
     Array<uint64_t> mJumpMap[2];
     VbmView mView[2];
     uint64_t mGridBytes = 0, mMetaBytes = 0, mActiveVoxels = 0;
+    uint32_t mLeafCount = 0;
 };
 
 } // namespace vbm::solver

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Scene.h"
+#include "kernels/ActiveSetBodies.h"
 
 #include <array>
 #include <cstdint>
@@ -126,7 +127,7 @@ class Fields {
 public:
     /// The channels of `scene.kind` on a domain of `valueCount` value indices, with the scene's
     /// initial values (zero where it gives none), and the workspace.
-    Fields(const Scene& scene, uint64_t valueCount) : mCount(valueCount)
+    Fields(const Scene& scene, uint64_t valueCount) : mCount(valueCount), mCapacity(valueCount)
     {
         const auto make = [&](Channel c, const std::vector<float>& init) {
             Array<float>& a = mChannels[size_t(c)];
@@ -152,6 +153,30 @@ public:
         mWorkspaceBytes = mSlots.size() * valueCount * sizeof(float);
     }
 
+    /// The fields on a new topology of `count` value indices (a rebuild): every channel copied
+    /// through `oldIndex` (retained voxels keep their bits, new ones take 0: zero density,
+    /// temperature, velocity and pressure), the workspace made anew. Arrays are allocated with
+    /// a quarter more room than needed and kept while the count fits (and is above half of
+    /// them), so a settled active count stops reallocating.
+    void remap(Exec& exec, const uint64_t* oldIndex, uint64_t count)
+    {
+        if (count > mCapacity || count < mCapacity / 2) mCapacity = count + count / 4;
+        for (Array<float>& a : mChannels) {
+            if (a.size() == 0) continue;
+            Array<float> moved = Exec::template allocate<float>(mCapacity);
+            exec.elements(count, CopyRemapped{oldIndex, a.data(), moved.data(), 0.f});
+            exec.synchronize(); // the old array may go
+            a = std::move(moved);
+        }
+        for (Array<float>& s : mSlots) {
+            s = Array<float>();
+            s = Exec::template allocate<float>(mCapacity);
+        }
+        mCount = count;
+        mChannelBytes = (mChannels.size() - countEmpty()) * mCapacity * sizeof(float);
+        mWorkspaceBytes = mSlots.size() * mCapacity * sizeof(float);
+    }
+
     bool has(Channel c) const { return mChannels[size_t(c)].size() != 0; }
     float* operator[](Channel c) { return mChannels[size_t(c)].data(); }
     const float* operator[](Channel c) const { return mChannels[size_t(c)].data(); }
@@ -167,7 +192,15 @@ public:
     uint64_t workspaceBytes() const { return mWorkspaceBytes; }
 
 private:
-    uint64_t mCount = 0, mChannelBytes = 0, mWorkspaceBytes = 0;
+    size_t countEmpty() const
+    {
+        size_t n = 0;
+        for (const Array<float>& a : mChannels)
+            n += a.size() == 0;
+        return n;
+    }
+
+    uint64_t mCount = 0, mCapacity = 0, mChannelBytes = 0, mWorkspaceBytes = 0;
     std::array<Array<float>, ChannelCount> mChannels;
     std::vector<Array<float>> mSlots;
 };

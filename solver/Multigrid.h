@@ -1,5 +1,6 @@
 // The pressure solve's preconditioner: one multigrid V-cycle for -L z = r on the Domain's
-// levels, symmetric, so it preconditions CG. Level 0 (the fine grid) runs its sweeps and
+// levels, symmetric, so it preconditions CG. In adaptive scenes the fine level's air cells are
+// fixed at 0 (Dirichlet) in its sweeps, residual and prolongation. Level 0 (the fine grid) runs its sweeps and
 // residual through the chosen resolver; the coarse levels read their taps from their tables.
 #pragma once
 
@@ -68,7 +69,8 @@ private:
             if (k)
                 mExec.elements(n, TableJacobi{table, from, b, diag, to, scale, SmoothingWeight});
             else
-                mRun.template cross<JacobiSmooth>(mDomain.fine(), from, b, diag, to, scale, SmoothingWeight);
+                mRun.template cross<JacobiSmooth>(mDomain.fine(), from, b, diag, to, scale, SmoothingWeight,
+                                                  mDomain.air());
         };
         // the first sweep from x = 0 is element-wise: tmp = omega * b / (scale * diag)
         if (!firstSweepDone) mExec.elements(n, JacobiApply{b, diag, tmp, 0.f, scale / SmoothingWeight});
@@ -83,12 +85,12 @@ private:
         if (k)
             mExec.elements(n, TableResidual{table, tmp, b, res, scale});
         else
-            mRun.template cross<Residual>(mDomain.fine(), tmp, b, res, scale);
+            mRun.template cross<Residual>(mDomain.fine(), tmp, b, res, scale, mDomain.air());
         coarseCorrection(k, tmp, res);
         extraPairs();
         if (cg)
             mRun.template crossSum<JacobiSmoothDot>(mDomain.fine(), FinishRz{cg}, tmp, b, diag, x, scale,
-                                                    SmoothingWeight);
+                                                    SmoothingWeight, mDomain.air());
         else
             smooth(tmp, x);
     }
@@ -105,7 +107,8 @@ private:
             coarsest ? FirstSweep{} : FirstSweep{c.diag.data(), c.tmp.data(), levelScale(k + 1) / SmoothingWeight};
         mExec.elements(c.n, TrilinearRestrict{c.neighbours.data(), c.children.data(), res, c.b.data(), first});
         vcycle(k + 1, c.x.data(), c.b.data(), c.tmp.data(), c.r.data(), nullptr, !coarsest);
-        mExec.elements(c.n, TrilinearProlongAdd{c.neighbours.data(), c.children.data(), c.x.data(), tmp});
+        mExec.elements(c.n, TrilinearProlongAdd{c.neighbours.data(), c.children.data(), c.x.data(), tmp,
+                                                k == 0 ? mDomain.air() : nullptr});
     }
 
     StencilRunner<Exec>& mRun;

@@ -60,14 +60,25 @@ public:
         }
     }
 
-    const std::vector<CoarseLevel<Exec>>& levels() const { return mLevels; }
-    std::vector<CoarseLevel<Exec>>& levels() { return mLevels; }
-    bool empty() const { return mLevels.empty(); }
-    /// Bytes of the levels' arrays and tables (all they keep).
-    uint64_t arrayBytes() const { return mArrayBytes; }
+    /// The levels below `fine` (already in executor memory), each made from the one above by
+    /// coarsen(const ExecGrid<Exec>&) -> ExecGrid<Exec> (the voxels c >> 1): a rebuild's
+    /// hierarchy, on the device for the CUDA backend.
+    template <typename Coarsen>
+    MultigridHierarchy(const ExecGrid<Exec>& fine, StencilRunner<Exec>& run, Coarsen&& coarsen)
+    {
+        if (fine.valueCount() > UINT32_MAX) throw std::invalid_argument("multigrid tables need fewer than 2^32 voxels");
+        ExecGrid<Exec> above;
+        const ExecGrid<Exec>* from = &fine;
+        for (int k = 1; k <= MaxLevels && from->activeVoxels() > CoarsestVoxels; ++k) {
+            ExecGrid<Exec> here = coarsen(*from);
+            addLevel(here, from->grid(), run);
+            run.exec().synchronize(); // the launches that read `above` are done: it may go
+            above = std::move(here);
+            from = &above;
+        }
+    }
 
-private:
-    /// The voxels c >> 1 of g, as a new grid.
+    /// The voxels c >> 1 of g (in host memory), as a new grid.
     static HostGridHandle coarsened(const IndexGrid* g)
     {
         std::vector<nanovdb::Coord> coarse;
@@ -79,6 +90,14 @@ private:
             }
         return indexGridFromCoords(coarse);
     }
+
+    const std::vector<CoarseLevel<Exec>>& levels() const { return mLevels; }
+    std::vector<CoarseLevel<Exec>>& levels() { return mLevels; }
+    bool empty() const { return mLevels.empty(); }
+    /// Bytes of the levels' arrays and tables (all they keep).
+    uint64_t arrayBytes() const { return mArrayBytes; }
+
+private:
 
     /// Level `grid`'s arrays and tables; `above` is the grid of the level above.
     void addLevel(const ExecGrid<Exec>& grid, const IndexGrid* above, StencilRunner<Exec>& run)

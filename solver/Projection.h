@@ -32,14 +32,16 @@ public:
         float* rhs = f[Temp::PressureRhs];
         timer.time(Phase::FaceVelocityDivergence, [&] {
             mRun.template cross<FacesFromCentres>(mDomain.fine(), f[Temp::CentreU], f[Temp::CentreV], f[Temp::CentreW],
-                                                  u, v, w, rhs);
+                                                  u, v, w, rhs, mDomain.air());
         });
         const CgWorkspace ws{f[Temp::CgResidual],       f[Temp::CgPreconditioned], f[Temp::CgDirectionOld],
                              f[Temp::CgDirection],      f[Temp::CgProduct],        f[Temp::MultigridSweep],
                              f[Temp::MultigridResidual]};
-        mCg.solve({Phase::PressureCg, f[Channel::Pressure], rhs, 0.f, 1.f, nullptr, true}, ws, p, timer);
+        // air cells (adaptive scenes) are the solve's fixed voxels: pressure 0, Dirichlet
+        mCg.solve({Phase::PressureCg, f[Channel::Pressure], rhs, 0.f, 1.f, mDomain.air(), true}, ws, p, timer);
         timer.time(Phase::Gradient,
-                   [&] { mRun.template cross<SubtractGradient>(mDomain.fine(), f[Channel::Pressure], u, v, w); });
+                   [&] { mRun.template cross<SubtractGradient>(mDomain.fine(), f[Channel::Pressure], u, v, w, mDomain.air());
+                   });
     }
 
     /// max |div u| / max |u| of the face velocity: 0 when the projection was exact.
@@ -49,7 +51,7 @@ public:
         Exec& exec = mRun.exec();
         float* div = f[Temp::DivergenceCheck];
         float *u = f[Channel::U], *v = f[Channel::V], *w = f[Channel::W];
-        mRun.template cross<Divergence>(mDomain.fine(), u, v, w, div);
+        mRun.template cross<Divergence>(mDomain.fine(), u, v, w, div, mDomain.air());
         const double umax = exec.maxAbs(u, v, w, mDomain.valueCount());
         const double dmax = exec.maxAbs(div, div, div, mDomain.valueCount());
         return umax > 0 ? dmax / umax : 0.0;

@@ -1,6 +1,7 @@
 // Scene text format, built-in scenes and domain construction (see Scene.h).
 #include "Scene.h"
 
+#include "ActiveSet.h"
 #include "GridFile.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
@@ -143,6 +144,7 @@ std::vector<Line> splitLines(const std::string& text)
 /// The statements that need the domain first: they are applied after all lines are read.
 struct DeferredLines {
     const Line* domain = nullptr;
+    const Line* adapt = nullptr;
     std::vector<const Line*> removes, fields;
 };
 
@@ -210,6 +212,11 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
             deferred.domain = &l;
         } else if (key == "remove") {
             deferred.removes.push_back(&l);
+        } else if (key == "adapt") {
+            if (deferred.adapt)
+                fail(source, l.number,
+                     "a second 'adapt' (the first is on line " + std::to_string(deferred.adapt->number) + ")");
+            deferred.adapt = &l;
         } else if (key == "temperature" || key == "fixed" || key == "emitter") {
             deferred.fields.push_back(&l);
         } else if (key == "scheme") {
@@ -225,10 +232,16 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
     if (!haveKind) fail(source, lines.empty() ? 1 : lines.back().number, "no 'kind' line (heat or smoke)");
     if (!deferred.domain) fail(source, lines.empty() ? 1 : lines.back().number, "no 'domain' line");
     if (scene.params.maxCfl > 1) fail(source, 0, "max_cfl must be at most 1");
+    if (deferred.adapt && scene.kind != SimulationKind::Smoke)
+        fail(source, deferred.adapt->number, "'adapt' is for smoke scenes");
     return deferred;
 }
 
 using Sphere = std::array<double, 4>; ///< centre and radius
+
+/// An open domain without an `adapt` line: rebuilt every 4 steps, 6 voxels of margin (the run
+/// widens it when the flow is faster: docs/adaptive.md), threshold 0.01.
+constexpr Adaptation DefaultOpenAdaptation{4, 6, 0.01};
 
 Sphere sphereOf(const std::string& source, const Line& l, size_t k)
 {
@@ -280,10 +293,11 @@ CoordList gridVoxels(const IndexGrid* g)
 }
 
 /// The domain's grid: its shape, less the removed spheres.
-HostGridHandle buildDomain(const std::string& source, const DeferredLines& lines, const std::string& baseDir)
+HostGridHandle buildDomain(const std::string& source, const DeferredLines& lines, const std::string& baseDir,
+                           const std::vector<Ball>& obstacles)
 {
     const Line& d = *lines.domain;
-    if (d.words.size() < 2) fail(source, d.number, "'domain' needs a shape: shell, box, sphere or nvdb");
+    if (d.words.size() < 2) fail(source, d.number, "'domain' needs a shape: shell, box, sphere, nvdb or open");
     const std::string& shape = d.words[1];
     HostGridHandle grid;
     CoordList coords;
@@ -303,26 +317,84 @@ HostGridHandle buildDomain(const std::string& source, const DeferredLines& lines
         if (!std::filesystem::exists(p)) fail(source, d.number, p.string() + ": no such file");
         coords = levelSetVoxels(p.string(), d.words[3] == "interior", source, d.number);
     } else {
-        fail(source, d.number, "unknown domain shape '" + shape + "' (shell, box, sphere or nvdb)");
+        fail(source, d.number, "unknown domain shape '" + shape + "' (shell, box, sphere, nvdb or open)");
     }
-    if (!lines.removes.empty()) {
+    if (!obstacles.empty()) {
         if (coords.empty()) coords = gridVoxels(grid.grid<nanovdb::ValueOnIndex>()); // shell: its voxels back out
-        for (const Line* r : lines.removes) {
-            if (r->words.size() < 2 || r->words[1] != "sphere")
-                fail(source, r->number, "only 'remove sphere CX CY CZ R'");
-            expectCount(source, *r, 6);
-            const Sphere s = sphereOf(source, *r, 2);
-            std::erase_if(coords, [&](const nanovdb::Coord& c) {
-                const double dx = c[0] - s[0], dy = c[1] - s[1], dz = c[2] - s[2];
-                return dx * dx + dy * dy + dz * dz < s[3] * s[3];
-            });
-        }
+        for (const Ball& b : obstacles)
+            std::erase_if(coords, [&](const nanovdb::Coord& c) { return solver::insideBall(b, c); });
     }
     if (!coords.empty()) grid = indexGridFromCoords(coords);
     const IndexGrid* g = grid.grid<nanovdb::ValueOnIndex>();
     if (!g || g->activeVoxelCount() == 0) fail(source, d.number, "the domain has no voxels");
     if (const std::string why = checkVbmGrid(g); !why.empty()) fail(source, d.number, "unusable domain: " + why);
     return grid;
+}
+
+/// The obstacles (`remove sphere`) and emitters (`emitter sphere`) as balls.
+void collectBalls(const std::string& source, const DeferredLines& lines, ActiveRegion& region)
+{
+    for (const Line* r : lines.removes) {
+        if (r->words.size() < 2 || r->words[1] != "sphere") fail(source, r->number, "only 'remove sphere CX CY CZ R'");
+        expectCount(source, *r, 6);
+        const Sphere s = sphereOf(source, *r, 2);
+        region.obstacles.push_back({s[0], s[1], s[2], s[3]});
+    }
+    for (const Line* l : lines.fields) {
+        if (l->words[0] != "emitter" || l->words.size() != 6 || l->words[1] != "sphere") continue;
+        const Sphere s = sphereOf(source, *l, 2);
+        if (!(s[3] > 0)) fail(source, l->number, "the emitter needs a positive radius");
+        if (std::fabs(s[0]) > MaxOpenCoord || std::fabs(s[1]) > MaxOpenCoord || std::fabs(s[2]) > MaxOpenCoord ||
+            s[3] > 800)
+            fail(source, l->number, "the emitter must lie within the index range (|centre| <= 2^30, radius <= 800)");
+        region.emitters.push_back({s[0], s[1], s[2], s[3]});
+    }
+}
+
+/// `adapt every K margin M threshold T`.
+Adaptation readAdapt(const std::string& source, const Line& l)
+{
+    expectCount(source, l, 7);
+    if (l.words[1] != "every" || l.words[3] != "margin" || l.words[5] != "threshold")
+        fail(source, l.number, "write 'adapt every K margin M threshold T'");
+    const double k = number(source, l, 2), m = number(source, l, 4), t = number(source, l, 6);
+    if (k < 1 || k > 1e6 || k != std::floor(k)) fail(source, l.number, "adapt every K: K must be a whole number from 1");
+    if (m < MinAdaptMargin || m > 1000 || m != std::floor(m))
+        fail(source, l.number,
+             "adapt margin M: M must be a whole number from " + std::to_string(MinAdaptMargin) +
+                 " (the trilinear sample's reach and the air layer) to 1000");
+    if (t < 0) fail(source, l.number, "adapt threshold T must be 0 or more");
+    return {int(k), int(m), t};
+}
+
+/// `domain open X0 Y0 Z0 X1 Y1 Z1`: the box X0 <= x < X1, and so on (inclusive bounds here).
+nanovdb::CoordBBox openBox(const std::string& source, const Line& d)
+{
+    expectCount(source, d, 8);
+    double b[6];
+    for (int k = 0; k < 6; ++k) {
+        b[k] = number(source, d, 2 + k);
+        if (b[k] != std::floor(b[k])) fail(source, d.number, "the open box's bounds must be whole numbers");
+        if (std::fabs(b[k]) > MaxOpenCoord)
+            fail(source, d.number, "the open box reaches past the index range (|coordinate| <= 2^30)");
+    }
+    for (int a = 0; a < 3; ++a)
+        if (!(b[a + 3] > b[a])) fail(source, d.number, std::string("the open box is empty along ") + "xyz"[a]);
+    return {nanovdb::Coord(int(b[0]), int(b[1]), int(b[2])),
+            nanovdb::Coord(int(b[3]) - 1, int(b[4]) - 1, int(b[5]) - 1)};
+}
+
+/// An open domain's first topology: its emitters dilated by the margin, within the box.
+HostGridHandle openDomain(const std::string& source, const Line& d, Scene& scene)
+{
+    scene.region.box = openBox(source, d);
+    const std::vector<nanovdb::Coord> seeds = solver::emitterVoxels(scene.region);
+    if (seeds.empty()) fail(source, d.number, "no emitter voxel lies inside the open box (and out of the obstacles)");
+    try {
+        return solver::activeSetOnHost(seeds, scene.adapt.margin, scene.region);
+    } catch (const std::runtime_error& e) {
+        fail(source, d.number, e.what());
+    }
 }
 
 /// Applies one initial-field statement (temperature, fixed, emitter) at every active voxel.
@@ -383,7 +455,21 @@ Scene parseScene(const std::string& text, const std::string& source, const std::
     const std::vector<Line> lines = splitLines(text);
     Scene scene;
     const DeferredLines deferred = readStatements(source, lines, scene);
-    scene.grid = buildDomain(source, deferred, baseDir);
+    collectBalls(source, deferred, scene.region);
+    const Line& d = *deferred.domain;
+    const bool open = d.words.size() >= 2 && d.words[1] == "open";
+    if (deferred.adapt) scene.adapt = readAdapt(source, *deferred.adapt);
+    if (open) {
+        if (scene.kind != SimulationKind::Smoke) fail(source, d.number, "an open domain is for smoke scenes");
+        if (!deferred.adapt) scene.adapt = DefaultOpenAdaptation;
+        scene.grid = openDomain(source, d, scene);
+    } else {
+        scene.grid = buildDomain(source, deferred, baseDir, scene.region.obstacles);
+        if (scene.adapt.enabled()) { // the loaded domain bounds where voxels may become active
+            scene.region.within = scene.grid.copy<nanovdb::HostBuffer>();
+            scene.region.box = scene.grid.grid<nanovdb::ValueOnIndex>()->indexBBox();
+        }
+    }
     for (const Line* l : deferred.fields)
         applyFieldLine(source, *l, scene);
     if (scene.kind == SimulationKind::Smoke && scene.emitter.empty())

@@ -4,9 +4,11 @@
 // and SolverCuda.cu only.
 #pragma once
 
+#include "ActiveSetRebuild.h"
 #include "Advection.h"
 #include "ConjugateGradient.h"
 #include "Domain.h"
+#include "ExecRegion.h"
 #include "Fields.h"
 #include "HeatStep.h"
 #include "Multigrid.h"
@@ -22,10 +24,12 @@ template <class Exec>
 class Simulation final : public SolverEngine {
 public:
     Simulation(const Scene& scene, const StencilChoice& choice)
-        : mKind(scene.kind), mRun(mExec, choice), mDomain(mRun, scene.grid, usesMultigrid(scene)),
+        : mKind(scene.kind), mRun(mExec, choice), mRegion(scene.region),
+          mDomain(mRun, scene.grid, usesMultigrid(scene), scene.adapt.enabled() ? &mRegion.view() : nullptr),
           mFields(scene, mDomain.valueCount()), mMultigrid(mRun, mDomain), mCg(mRun, mDomain, mMultigrid),
           mTimer(mExec), mHeat(mRun, mDomain, mFields, mCg), mSources(mRun, mDomain, mFields),
-          mAdvection(mRun, mDomain, mFields), mProjection(mRun, mDomain, mFields, mCg)
+          mAdvection(mRun, mDomain, mFields), mProjection(mRun, mDomain, mFields, mCg),
+          mRebuild(mRun, mDomain, mFields, mRegion, scene)
     {
         mExec.synchronize();
     }
@@ -34,6 +38,11 @@ public:
     {
         mRun.setChoice(choice);
         mTimer.beginStep();
+        if (mRebuild.due(mStepsDone)) {
+            mRebuild.run(p, mTimer);
+            ++mTopologyVersion;
+            mTimer.report().rebuilt = true;
+        }
         if (mKind == SimulationKind::Heat) {
             mHeat.run(p, mTimer);
         } else {
@@ -43,12 +52,18 @@ public:
         }
         mTimer.endStep();
         mTimer.report().activeVoxels = mDomain.activeVoxels();
+        ++mStepsDone;
         if (mKind == SimulationKind::Smoke) mTimer.report().divergenceAfter = mProjection.divergenceAfter();
         return mTimer.read();
     }
 
     const float* fieldData(Channel c) const override { return mFields[c]; }
-    std::vector<float> download(Channel c) const override { return Exec::download(mFields.array(c)); }
+    std::vector<float> download(Channel c) const override
+    {
+        std::vector<float> values = Exec::download(mFields.array(c));
+        values.resize(mFields.valueCount()); // the arrays may have room to grow (Fields::remap)
+        return values;
+    }
     MemoryReport memory() const override
     {
         MemoryReport m;
@@ -76,10 +91,11 @@ private:
         return s.kind == SimulationKind::Smoke && s.params.pressurePreconditioner == Preconditioner::Multigrid;
     }
 
-    uint64_t mTopologyVersion = 0;
+    uint64_t mTopologyVersion = 0, mStepsDone = 0;
     Exec mExec; // first: everything below lives in its memory
     SimulationKind mKind;
     StencilRunner<Exec> mRun;
+    ExecRegion<Exec> mRegion; ///< adaptive scenes' (small otherwise: the balls only)
     Domain<Exec> mDomain;
     Fields<Exec> mFields;
     Multigrid<Exec> mMultigrid;
@@ -89,6 +105,7 @@ private:
     SmokeSources<Exec> mSources;
     Advection<Exec> mAdvection;
     Projection<Exec> mProjection;
+    ActiveSetRebuild<Exec> mRebuild;
 };
 
 } // namespace vbm::solver

@@ -37,14 +37,18 @@ public:
         const float *u = f[Channel::U], *v = f[Channel::V], *w = f[Channel::W];
         if (p.vorticity <= 0) { // nothing between them: one pass
             timer.time(Phase::SourcesCentreBuoyancy, [&] {
-                mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, true, emit, buoyancy);
+                mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, true, emit, buoyancy,
+                                                      mDomain.air());
             });
             return;
         }
         Exec& exec = mRun.exec();
         timer.time(Phase::Sources, [&] { exec.elements(mDomain.valueCount(), emit); });
         timer.time(Phase::CentreVelocity,
-                   [&] { mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw); });
+                   [&] {
+                       mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, false, Emit{},
+                                                             Buoyancy{}, mDomain.air());
+                   });
         float *wx = f[Temp::VorticityX], *wy = f[Temp::VorticityY], *wz = f[Temp::VorticityZ],
               *mag = f[Temp::VorticityMagnitude];
         timer.time(Phase::VorticityConfinement, [&] {

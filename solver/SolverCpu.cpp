@@ -1,5 +1,6 @@
 // The solver's CPU backend: the simulation over the host executor.
 #include "HostExec.h"
+#include "HostTopology.h"
 #include "Simulation.h"
 
 namespace vbm::solver {

@@ -1,5 +1,6 @@
 // The solver's CUDA backend: the simulation over the CUDA executor.
 #include "CudaExec.cuh"
+#include "CudaTopology.cuh"
 #include "Simulation.h"
 
 namespace vbm::solver {

@@ -2,6 +2,7 @@
 // format of assets/scenes/README.md. The built-in scenes are those files, compiled in.
 #pragma once
 
+#include "ActiveRegion.h"
 #include "GridGenerators.h"
 #include "SolverTypes.h"
 
@@ -23,6 +24,10 @@ struct Scene {
     /// Initial fields per value index (size lastOffset + 1; index 0 is the background), or empty for zeros.
     std::vector<float> temperature, density, fixed, emitter;
     SimulationParams params;
+    /// Adaptive scenes (`adapt`, or `domain open`) rebuild their topology as the smoke moves.
+    Adaptation adapt;
+    /// Where they may be active; obstacles and emitters are listed for every scene.
+    ActiveRegion region;
 };
 
 /// Names of the built-in scenes.

@@ -12,6 +12,8 @@
 namespace vbm::solver {
 
 /// Damped Jacobi sweep for A = scale*(-L): out = x + omega * (b - A x) / (scale * neighbours).
+/// Fixed voxels (the air cells of adaptive scenes; null: none) hold 0, so their neighbours see
+/// the Dirichlet value and the cycle stays symmetric on the other voxels.
 template <bool FromBox>
 struct JacobiSmooth {
     const float* x;
@@ -19,9 +21,14 @@ struct JacobiSmooth {
     const float* diag;
     float* out;
     float scale, omega;
+    const float* fixed = nullptr;
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
+        if (fixed && fixed[i] != 0.f) {
+            out[i] = 0.f;
+            return;
+        }
         const float xi = x[i];
         const float ax = minusLaplacian(gatherCross<FromBox>(taps), x, xi);
         const float d = scale * diag[i];
@@ -41,16 +48,21 @@ struct JacobiSmoothDot : JacobiSmooth<FromBox> {
     }
 };
 
-/// out = b - scale*(-L) x
+/// out = b - scale*(-L) x; 0 at fixed voxels (null: none).
 template <bool FromBox>
 struct Residual {
     const float* x;
     const float* b;
     float* out;
     float scale;
+    const float* fixed = nullptr;
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
+        if (fixed && fixed[i] != 0.f) {
+            out[i] = 0.f;
+            return;
+        }
         const float xi = x[i];
         out[i] = b[i] - scale * minusLaplacian(gatherCross<FromBox>(taps), x, xi);
     }

@@ -3,13 +3,16 @@
 // Faces as in SourceBodies.h (MAC, walls hold 0).
 #pragma once
 
+#include "kernels/ActiveSetBodies.h"
 #include "vbm/TreeWalkStencils.h"
 
 #include <cstdint>
 
 namespace vbm::solver {
 
-/// Face velocity: the mean of the two voxels sharing the face; 0 at walls.
+/// Face velocity: the mean of the two voxels sharing the face; 0 at walls; an air cell's open
+/// face takes its own centre's value. An air cell's -div u is 0 (its pressure is fixed).
+/// With air null (fixed topologies) every inactive neighbour is a wall.
 template <bool FromBox>
 struct FacesFromCentres {
     const float *cu, *cv, *cw;
@@ -17,15 +20,21 @@ struct FacesFromCentres {
     /// Non-null: also -div of the new faces, which the cross taps reach too (the -x face is the
     /// mean of the -x voxel's centre and this one's): Divergence's result, without its pass.
     float* negatedDivergence = nullptr;
+    const float* air = nullptr;
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
         const auto c = gatherCross<FromBox>(taps);
-        const float ui = c.n[2] ? 0.5f * (cu[i] + cu[c.n[2]]) : 0.f;
-        const float vi = c.n[4] ? 0.5f * (cv[i] + cv[c.n[4]]) : 0.f;
-        const float wi = c.n[6] ? 0.5f * (cw[i] + cw[c.n[6]]) : 0.f;
+        const auto face = [&](const float* f, int t) {
+            return c.n[t] ? 0.5f * (f[i] + f[c.n[t]]) : (openFace(air, i, t) ? f[i] : 0.f);
+        };
+        const float ui = face(cu, 2), vi = face(cv, 4), wi = face(cw, 6);
         u[i] = ui, v[i] = vi, w[i] = wi;
         if (!negatedDivergence) return;
+        if (air && air[i] != 0.f) {
+            negatedDivergence[i] = 0.f;
+            return;
+        }
         // the faces the -x, -y, -z voxels write, in Divergence's order
         float d = ui - (c.n[1] ? 0.5f * (cu[c.n[1]] + cu[i]) : 0.f);
         d += vi - (c.n[3] ? 0.5f * (cv[c.n[3]] + cv[i]) : 0.f);
@@ -35,14 +44,19 @@ struct FacesFromCentres {
 };
 
 /// Net outflow of voxel i through its six faces: (u_i - u_-x) + (v_i - v_-y) + (w_i - w_-z),
-/// faces towards inactive voxels counting 0.
+/// faces towards inactive voxels counting 0; 0 at air cells (their pressure is not solved for).
 template <bool FromBox>
 struct Divergence {
     const float *u, *v, *w;
     float* out;
+    const float* air = nullptr;
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
+        if (air && air[i] != 0.f) {
+            out[i] = 0.f;
+            return;
+        }
         const auto c = gatherCross<FromBox>(taps);
         float d = u[i] - (c.n[1] ? u[c.n[1]] : 0.f);
         d += v[i] - (c.n[3] ? v[c.n[3]] : 0.f);
@@ -51,19 +65,24 @@ struct Divergence {
     }
 };
 
-/// Subtracts the pressure gradient from the +x, +y, +z faces of voxel i; wall faces get 0.
+/// Subtracts the pressure gradient from the +x, +y, +z faces of voxel i; wall faces get 0; an
+/// air cell's open face keeps its velocity (the pressure is 0 on both sides).
 template <bool FromBox>
 struct SubtractGradient {
     const float* p;
     float *u, *v, *w;
+    const float* air = nullptr;
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
         const auto c = gatherCross<FromBox>(taps);
         const float pi = p[i];
-        u[i] = c.n[2] ? u[i] - (p[c.n[2]] - pi) : 0.f;
-        v[i] = c.n[4] ? v[i] - (p[c.n[4]] - pi) : 0.f;
-        w[i] = c.n[6] ? w[i] - (p[c.n[6]] - pi) : 0.f;
+        const auto face = [&](float* f, int t) {
+            return c.n[t] ? f[i] - (p[c.n[t]] - pi) : (openFace(air, i, t) ? f[i] : 0.f);
+        };
+        u[i] = face(u, 2);
+        v[i] = face(v, 4);
+        w[i] = face(w, 6);
     }
 };
 

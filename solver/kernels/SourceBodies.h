@@ -5,6 +5,7 @@
 // face, w[i] the +z face; a face shared with an inactive voxel is a solid wall and holds 0.
 #pragma once
 
+#include "kernels/ActiveSetBodies.h"
 #include "vbm/TreeWalkStencils.h"
 #include <cmath>
 
@@ -47,13 +48,17 @@ struct CentresFromFaces {
     bool fused = false;
     Emit emit{};
     Buoyancy buoyancy{};
+    /// Adaptive scenes: the air cells' open faces (ActiveSetBodies.h); an open -x face carries
+    /// the voxel's own +x face velocity (null: every inactive neighbour is a wall).
+    const float* air = nullptr;
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
         const auto c = gatherCross<FromBox>(taps);
-        cu[i] = 0.5f * (u[i] + (c.n[1] ? u[c.n[1]] : 0.f));
-        cv[i] = 0.5f * (v[i] + (c.n[3] ? v[c.n[3]] : 0.f));
-        cw[i] = 0.5f * (w[i] + (c.n[5] ? w[c.n[5]] : 0.f));
+        const auto lower = [&](const float* f, int t) { return c.n[t] ? f[c.n[t]] : (openFace(air, i, t) ? f[i] : 0.f); };
+        cu[i] = 0.5f * (u[i] + lower(u, 1));
+        cv[i] = 0.5f * (v[i] + lower(v, 3));
+        cw[i] = 0.5f * (w[i] + lower(w, 5));
         if (fused) {
             emit(i);
             buoyancy(i);

@@ -115,6 +115,7 @@ struct TrilinearProlongAdd {
     const uint32_t* children;   ///< StoreChildren's table
     const float* xc;
     float* x;
+    const float* fixed = nullptr; ///< fixed voxels of the level above (its air cells; null: none) keep 0
     __hostdev__ void operator()(uint64_t i) const
     {
         const trilinear::Neighbourhood nb(neighbours, uint32_t(i));
@@ -125,7 +126,7 @@ struct TrilinearProlongAdd {
         VBM_UNROLL
         for (int o = 0; o < 8; ++o) {
             const uint32_t child = kids[o];
-            if (!child) continue;
+            if (!child || (fixed && fixed[child] != 0.f)) continue;
             float v = 0.f;
             VBM_UNROLL
             for (int m = 0; m < 8; ++m) { // d in {0, s}^3, in a fixed order
