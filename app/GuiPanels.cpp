@@ -180,6 +180,7 @@ void renderPanel(GuiState& s, render::RenderSettings& look, const PanelInfo& inf
     look.mode = render::RenderMode(mode);
     ImGui::TextWrapped("%s", info.renderPath.c_str());
     ImGui::Text("host copies for the last field: %.1f MB", double(info.hostBytesLastField) / 1e6);
+    help("Bytes the last step's field (and, after a rebuild of the topology, its new grid) took through the host");
     ImGui::SliderFloat("density scale", &look.densityScale, 0.01f, 4.f, "%.2f", ImGuiSliderFlags_Logarithmic);
     if (look.mode == render::RenderMode::Emission) {
         ImGui::DragFloat("colormap low", &look.rangeLo, 0.5f);
