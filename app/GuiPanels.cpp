@@ -46,7 +46,20 @@ void help(const char* text)
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
-ImU32 phaseColour(size_t i, size_t n) { return ImColor::HSV(float(i) / float(std::max<size_t>(n, 1)), 0.65f, 0.95f); }
+/// The colour of band i of the stacked plot: hues spread over the phases that run every step;
+/// the rebuild band (every K steps) is a light grey of its own, so the others keep their colours
+/// when it first appears.
+ImU32 bandColour(const std::vector<Phase>& bands, size_t i)
+{
+    if (isRebuildPhase(bands[i])) return IM_COL32(225, 225, 225, 255);
+    size_t hue = 0, hues = 0;
+    for (size_t b = 0; b < bands.size(); ++b) {
+        if (isRebuildPhase(bands[b])) continue;
+        if (b < i) ++hue;
+        ++hues;
+    }
+    return ImColor::HSV(float(hue) / float(std::max<size_t>(hues, 1)), 0.65f, 0.95f);
+}
 
 /// The resolver combo of one step kind: what the step kind refuses is not offered, what the
 /// backend cannot run is greyed out with the rule's reason.
@@ -167,6 +180,7 @@ void renderPanel(GuiState& s, render::RenderSettings& look, const PanelInfo& inf
     look.mode = render::RenderMode(mode);
     ImGui::TextWrapped("%s", info.renderPath.c_str());
     ImGui::Text("host copies for the last field: %.1f MB", double(info.hostBytesLastField) / 1e6);
+    help("Bytes the last step's field (and, after a rebuild of the topology, its new grid) took through the host");
     ImGui::SliderFloat("density scale", &look.densityScale, 0.01f, 4.f, "%.2f", ImGuiSliderFlags_Logarithmic);
     if (look.mode == render::RenderMode::Emission) {
         ImGui::DragFloat("colormap low", &look.rangeLo, 0.5f);
@@ -216,18 +230,36 @@ void framePlot(const FrameHistory& h, float width)
         for (size_t p = 0; p < n; ++p) {
             const float dy = std::min(float(FrameHistory::plottedMs(frames[i], phases[p]) / top) * size.y, y - p0.y);
             if (dy <= 0) continue;
-            draw->AddRectFilled(ImVec2(x, y - dy), ImVec2(x + std::max(bar, 1.f), y), phaseColour(p, n));
+            draw->AddRectFilled(ImVec2(x, y - dy), ImVec2(x + std::max(bar, 1.f), y), bandColour(phases, p));
             y -= dy;
         }
     }
     for (size_t p = 0; p < n; ++p) {
-        ImGui::ColorButton(phaseName(phases[p]), ImColor(phaseColour(p, n)),
+        ImGui::ColorButton(FrameHistory::bandName(phases[p]), ImColor(bandColour(phases, p)),
                            ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoBorder, ImVec2(10, 10));
         ImGui::SameLine();
-        ImGui::TextUnformatted(phaseName(phases[p]));
+        ImGui::TextUnformatted(FrameHistory::bandName(phases[p]));
+        if (isRebuildPhase(phases[p]))
+            help("The topology's rebuild (new active set, VBM, remap, multigrid levels), in the steps that ran one");
         if (p + 1 < n && ImGui::GetContentRegionAvail().x > 110) ImGui::SameLine();
     }
     if (n && ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x) ImGui::NewLine();
+}
+
+/// The active voxels after each of the last frames: adaptive scenes follow the smoke, so the
+/// count moves at every rebuild; fixed scenes draw a flat line. The scale starts at 0, and the
+/// line is as wide as the frames it has, right-aligned, so frame i sits under bar i of the plot above.
+void activeVoxelPlot(const FrameHistory& h, float width)
+{
+    std::vector<float> voxels;
+    for (const FrameTimings& f : h.frames())
+        voxels.push_back(float(f.activeVoxels));
+    const float top = 1.1f * std::max(1.f, voxels.empty() ? 1.f : *std::max_element(voxels.begin(), voxels.end()));
+    ImGui::Text("active voxels: %llu now (scale 0 to %.0f)",
+                h.frames().empty() ? 0ull : (unsigned long long)h.frames().back().activeVoxels, double(top));
+    const float w = std::max(2.f, width * float(voxels.size()) / float(FrameHistory::Capacity));
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + width - w);
+    ImGui::PlotLines("##active voxels", voxels.data(), int(voxels.size()), 0, nullptr, 0.f, top, ImVec2(w, 50));
 }
 
 /// The columns after the fixed ones: the step's phases other than the whole step.
@@ -315,6 +347,7 @@ void drawPanels(GuiState& s, render::RenderSettings& look, SimulationParams& par
     if (ImGui::CollapsingHeader("Resolvers", ImGuiTreeNodeFlags_DefaultOpen)) resolverPanel(s, info);
     if (ImGui::CollapsingHeader("Frame times", ImGuiTreeNodeFlags_DefaultOpen)) {
         framePlot(history, ImGui::GetContentRegionAvail().x);
+        activeVoxelPlot(history, ImGui::GetContentRegionAvail().x);
         // CG of the current configuration's last step
         for (const auto& c : history.configs())
             if (c.choice == s.choice && c.steps.lastIterations() >= 0)

@@ -16,7 +16,9 @@ namespace vbm::app {
 struct PanelInfo {
     std::string device;              ///< where the solver runs
     std::string renderPath;          ///< how the field reaches the renderer
-    uint64_t hostBytesLastField = 0; ///< host<->device bytes the last field update copied (0 on the shared path)
+    /// Host<->device bytes the render of the last step copied: the field (0 on the shared path),
+    /// and after a rebuild of the topology the new grid too.
+    uint64_t hostBytesLastField = 0;
     std::string cudaWhyNot;          ///< "" when the CUDA backend can run
     std::vector<std::string> scenes;
     SimulationKind kind = SimulationKind::Heat;

@@ -1,6 +1,7 @@
 // The window's timing record (see GuiTimings.h).
 #include "GuiTimings.h"
 
+#include "PhaseOrder.h"
 #include "ResolverChoice.h"
 
 #include <algorithm>
@@ -8,18 +9,15 @@
 
 namespace vbm::app {
 
-namespace {
-
-void addOnce(std::vector<Phase>& order, Phase p)
-{
-    if (std::find(order.begin(), order.end(), p) == order.end()) order.push_back(p);
-}
-
-} // namespace
-
 double FrameHistory::plottedMs(const FrameTimings& frame, Phase p)
 {
     if (p == Phase::Render && frame.find(Phase::RenderGpu)) return frame.ms(Phase::RenderGpu);
+    if (isRebuildPhase(p)) {
+        double sum = 0;
+        for (const PhaseTime& t : frame.phases)
+            if (isRebuildPhase(t.phase)) sum += t.ms;
+        return sum;
+    }
     return frame.ms(p);
 }
 
@@ -33,10 +31,14 @@ double FrameHistory::plottedTotal(const FrameTimings& frame) const
 
 void FrameHistory::add(const StencilChoice& choice, const FrameTimings& frame)
 {
+    std::vector<Phase> bands, columns;
     for (const PhaseTime& t : frame.phases) {
-        if (isSolverPhase(t.phase) || t.phase == Phase::Render) addOnce(mPlotPhases, t.phase);
-        if (isSolverPhase(t.phase) || t.phase == Phase::Step) addOnce(mStepPhases, t.phase);
+        if (isSolverPhase(t.phase) || t.phase == Phase::Render)
+            bands.push_back(isRebuildPhase(t.phase) ? Phase::RebuildTopology : t.phase);
+        if (isSolverPhase(t.phase) || t.phase == Phase::Step) columns.push_back(t.phase);
     }
+    mergeRunOrder(mPlotPhases, bands);
+    mergeRunOrder(mStepPhases, columns);
     if (frame.find(Phase::Step)) {
         auto it = std::find_if(mConfigs.begin(), mConfigs.end(), [&](const Config& c) { return c.choice == choice; });
         if (it == mConfigs.end()) it = mConfigs.insert(mConfigs.end(), Config{choice, {}});
@@ -94,6 +96,8 @@ std::string FrameHistory::table() const
         }
         out += "\n";
     }
+    if (std::any_of(mStepPhases.begin(), mStepPhases.end(), isRebuildPhase))
+        out += "(rebuild phases: median over the steps that rebuilt the topology)\n";
     return out;
 }
 

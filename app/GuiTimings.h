@@ -1,6 +1,6 @@
-// The window's timing record: the last 300 frames' FrameTimings (for the stacked plot), and for
-// each resolver configuration used so far a TimingSeries of its steps (for the median table).
-// Everything is keyed by Phase; names appear only when printed.
+// The window's timing record: the last 300 frames' FrameTimings (for the stacked plot and the
+// active-voxel plot), and for each resolver configuration used so far a TimingSeries of its steps
+// (for the median table). Everything is keyed by Phase; names appear only when printed.
 #pragma once
 
 #include "FrameTimings.h"
@@ -29,13 +29,18 @@ public:
 
     const std::deque<FrameTimings>& frames() const { return mFrames; }
     const std::vector<Config>& configs() const { return mConfigs; }
-    /// What the plot stacks, in the order first seen: the solver's phases and the render.
+    /// The bands the plot stacks, in the order they run (PhaseOrder.h): the solver's phases, the
+    /// four rebuild phases as one band (listed as RebuildTopology, named "rebuild"), the render.
     const std::vector<Phase>& plotPhases() const { return mPlotPhases; }
-    /// The table's columns, in the order first seen: the solver's phases, then Step.
+    /// The table's columns, in the order they run: the solver's phases, then Step. A rebuild
+    /// phase's median is over the steps that rebuilt.
     const std::vector<Phase>& stepPhases() const { return mStepPhases; }
-    /// A plotted phase's ms in a frame; the render is the ray march's GPU time where the queue
-    /// has timestamps, else its wall clock (which includes waiting for the display).
+    /// A plotted band's ms in a frame: the rebuild band sums the four rebuild phases; the render
+    /// is the ray march's GPU time where the queue has timestamps, else its wall clock (which
+    /// includes waiting for the display).
     static double plottedMs(const FrameTimings& frame, Phase p);
+    /// The legend's name of a band.
+    static const char* bandName(Phase p) { return isRebuildPhase(p) ? "rebuild" : phaseName(p); }
     /// The height of a frame's stacked bar.
     double plottedTotal(const FrameTimings& frame) const;
     /// Median ms of phase p over the steps run with configuration `config` (0 if none).

@@ -8,6 +8,7 @@
 #include "PngFile.h"
 #include "SceneSetup.h"
 #include "Session.h"
+#include "TimingSummary.h"
 #include "TimingsFile.h"
 
 #include <algorithm>
@@ -22,9 +23,12 @@ namespace {
 /// What the frames of a run leave behind besides their timings.
 struct RunOutcome {
     TimingRecords records;
-    uint64_t fieldBytes = 0, maxFieldBytes = 0; ///< host copies of the field: the last frame's, the largest
-    uint64_t imageBytes = 0;                    ///< screenshot read-backs, in all
-    bool identical = true;                      ///< every configuration's fields equal after every frame
+    /// The render's host copies in frames without a rebuild (the field): the last one's, the largest.
+    uint64_t fieldBytes = 0, maxFieldBytes = 0;
+    int rebuildFrames = 0;     ///< frames whose step rebuilt the topology (the first configuration's)
+    uint64_t rebuildBytes = 0; ///< the render's host copies in those frames, in all (the field and the new grid)
+    uint64_t imageBytes = 0;   ///< screenshot read-backs, in all
+    bool identical = true;     ///< every configuration's fields equal after every frame
     int firstDifference = -1;
 };
 
@@ -97,13 +101,31 @@ void printHeader(const Options& o, const Session& session, const std::string& re
     std::fflush(stdout);
 }
 
-/// Progress on stderr: in place on a terminal, else a line every tenth of the run.
-void reportProgress(int frame, int frames, double lastStepMs)
+/// Progress on stderr: in place on a terminal, else a line every tenth of the run; with the
+/// active voxels after the frame's step. A frame that rebuilt the topology always gets a line of
+/// its own, marked, so the count's jumps can be told from its drift.
+void reportProgress(int frame, int frames, const std::vector<FrameTimings>& records)
 {
+    const FrameTimings& first = records.front();
+    char line[160];
+    std::snprintf(line, sizeof line, "[vbm-fluid] frame %d/%d, last step %.2f ms, %llu active voxels%s", frame + 1,
+                  frames, records.back().stepMs(), (unsigned long long)first.activeVoxels,
+                  first.rebuilt ? " (rebuilt)" : "");
     if (isatty(fileno(stderr)))
-        std::fprintf(stderr, "\r[vbm-fluid] frame %d/%d, last step %.2f ms   ", frame + 1, frames, lastStepMs);
-    else if ((frame + 1) % std::max(1, frames / 10) == 0 || frame + 1 == frames)
-        std::fprintf(stderr, "[vbm-fluid] frame %d/%d, last step %.2f ms\n", frame + 1, frames, lastStepMs);
+        std::fprintf(stderr, "\r%s   %s", line, first.rebuilt ? "\n" : "");
+    else if (first.rebuilt || (frame + 1) % std::max(1, frames / 10) == 0 || frame + 1 == frames)
+        std::fprintf(stderr, "%s\n", line);
+}
+
+/// Adds a frame's host copies for the render to the run's: apart for frames that rebuilt.
+void countHostBytes(RunOutcome& run, const FrameTimings& first)
+{
+    if (first.rebuilt) {
+        ++run.rebuildFrames, run.rebuildBytes += first.hostBytes;
+        return;
+    }
+    run.fieldBytes = first.hostBytes;
+    run.maxFieldBytes = std::max(run.maxFieldBytes, run.fieldBytes);
 }
 
 RunOutcome runFrames(const Options& o, Session& session)
@@ -117,10 +139,7 @@ RunOutcome runFrames(const Options& o, Session& session)
             !o.screenshot.empty() && (frame + 1 == o.frames || o.screenshot.find("%04d") != std::string::npos);
         const std::vector<FrameTimings>& records = session.frame({true, shot});
         run.records.frames.push_back(records);
-        if (session.renderer()) {
-            run.fieldBytes = records.front().hostBytes;
-            run.maxFieldBytes = std::max(run.maxFieldBytes, run.fieldBytes);
-        }
+        if (session.renderer()) countHostBytes(run, records.front());
         if (shot) {
             const render::CapturedImage image = session.capture();
             run.imageBytes += image.pixels.size() * 4;
@@ -128,30 +147,10 @@ RunOutcome runFrames(const Options& o, Session& session)
         }
         if (session.solverCount() > 1 && run.identical && !session.fieldsIdentical())
             run.identical = false, run.firstDifference = frame;
-        reportProgress(frame, o.frames, records.back().stepMs());
+        reportProgress(frame, o.frames, records);
     }
     if (isatty(fileno(stderr))) std::fprintf(stderr, "\n");
     return run;
-}
-
-/// Per configuration and phase, the median and 95th percentile over the frames.
-void printSummary(const TimingRecords& t)
-{
-    std::vector<TimingSeries> series(t.configNames.size());
-    for (const auto& frame : t.frames)
-        for (size_t k = 0; k < frame.size(); ++k)
-            series[k].add(frame[k]);
-    const std::vector<Phase> phases = phasesInRowOrder(t);
-    std::printf("| resolver | phase | median ms | p95 ms |\n|---|---|---|---|\n");
-    for (size_t k = 0; k < series.size(); ++k) {
-        const char* name = t.configNames[k].c_str();
-        for (Phase p : phases) {
-            if (series[k].samples(p).empty()) continue;
-            const Summary s = series[k].summary(p);
-            std::printf("| %s | %s | %.3f | %.3f |\n", name, phaseName(p), s.median, s.p95);
-            if (p == Phase::Frame) std::printf("| %s | frames per second | %.1f | |\n", name, 1000.0 / s.median);
-        }
-    }
 }
 
 /// What the run found and wrote besides the table; returns whether it went clean.
@@ -164,9 +163,14 @@ bool printOutcome(const Options& o, const Session& session, const RunOutcome& ru
             run.identical ? "yes"
                           : ("NO (first difference after frame " + std::to_string(run.firstDifference) + ")").c_str());
     if (const render::VolumeRenderer* r = session.renderer()) {
-        std::printf("\nHost copies per frame for the render: %llu bytes (%s path; largest in any frame: %llu)\n",
+        std::printf("\nHost copies per frame for the render: %llu bytes (%s path; largest in any frame%s: %llu)\n",
                     (unsigned long long)run.fieldBytes, r->interop() ? "shared" : "staging",
-                    (unsigned long long)run.maxFieldBytes);
+                    run.rebuildFrames ? " without a rebuild" : "", (unsigned long long)run.maxFieldBytes);
+        if (run.rebuildFrames)
+            std::printf("Frames that rebuilt the topology: %d, with %llu bytes of host copies for the render in all "
+                        "(the field and the new grid%s)\n",
+                        run.rebuildFrames, (unsigned long long)run.rebuildBytes,
+                        session.backend() == Backend::Cuda ? ", which also comes off the device" : "");
         if (run.imageBytes)
             std::printf("Screenshot read-back, outside the per-frame figure: %llu bytes in all\n",
                         (unsigned long long)run.imageBytes);
@@ -192,7 +196,7 @@ int runHeadless(const Options& o)
     printHeader(o, session, renderLine);
 
     const RunOutcome run = runFrames(o, session);
-    printSummary(run.records);
+    std::fputs(summaryTable(run.records).c_str(), stdout);
     const bool clean = printOutcome(o, session, run);
     if (!o.exportPath.empty()) {
         const size_t grids = session.exportFields(o.exportPath);

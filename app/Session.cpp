@@ -47,8 +47,10 @@ void Session::makeRenderer(bool strict)
     if (strict && mInterop == "on" && !mSharedWhyNot.empty())
         throw cli::UsageError("--interop on: the shared CUDA-Vulkan path is not possible here: " + mSharedWhyNot);
     const VkExtent2D size = mTarget->volumeExtent();
-    mRenderer =
-        std::make_unique<render::VolumeRenderer>(*mVulkan, mScene.grid, size.width, size.height, mSharedWhyNot.empty());
+    // The solver's current topology, which is the scene's only until its first rebuild.
+    mRenderer = std::make_unique<render::VolumeRenderer>(*mVulkan, solver().grid(), size.width, size.height,
+                                                         mSharedWhyNot.empty());
+    mRendererTopology = solver().topologyVersion();
     mFieldChanged = true;
 }
 
@@ -82,8 +84,10 @@ void Session::reload(const std::string& sceneName, Backend backend, const Stenci
 void Session::stepSolvers(bool step)
 {
     for (size_t k = 0; k < mSolvers.size(); ++k) {
-        mRecords[k] = step ? mSolvers[k].solver->step() : FrameTimings{};
+        Solver& s = *mSolvers[k].solver;
+        mRecords[k] = step ? s.step() : FrameTimings{};
         mRecords[k].frame = mFrame;
+        if (!step) mRecords[k].activeVoxels = s.activeVoxels(); // a frame without a step still has a topology
     }
     if (step) ++mSteps, mFieldChanged = true;
 }
@@ -95,6 +99,7 @@ double Session::render(bool capture, FrameTimings& record)
     // timestamps can then be read.
     mTarget->wait();
     std::optional<double> gpuMs = mRenderer->lastRenderGpuMs();
+    const uint64_t gridBytes = updateRendererGrid();
     if (mFieldChanged) {
         mRenderer->setField(solver().fieldData(renderFieldName(mScene.kind)), fieldMemory(mBackend),
                             solver().cudaStream());
@@ -107,8 +112,23 @@ double Session::render(bool capture, FrameTimings& record)
     // the ray march alone, from GPU timestamps (Render also holds the field's way in, the submit
     // and the waits)
     if (gpuMs) record.add(Phase::RenderGpu, *gpuMs);
-    record.hostBytes = mRenderer->takeFieldBytesCopied();
+    // The shared path's "no host copies per frame" holds for frames without a rebuild: a frame
+    // whose step rebuilt the topology also brings the new grid to the renderer through the host.
+    record.hostBytes = mRenderer->takeHostBytesCopied() + gridBytes;
     return ms;
+}
+
+uint64_t Session::updateRendererGrid()
+{
+    const uint64_t version = solver().topologyVersion();
+    if (version == mRendererTopology) return 0;
+    // Only now: on CUDA grid() is a device-to-host copy. The grid comes before the field, whose
+    // length is the new grid's value count.
+    const HostGridHandle grid = solver().grid();
+    mRenderer->setGrid(grid); // counts its upload to the renderer's device
+    mRendererTopology = version;
+    mFieldChanged = true;
+    return mBackend == Backend::Cuda ? grid.gridSize() : 0; // the copy out of the solver's device
 }
 
 const std::vector<FrameTimings>& Session::frame(const FrameRequest& request)
@@ -146,7 +166,7 @@ size_t Session::exportFields(const std::string& path) const
     std::vector<std::pair<std::string, std::vector<float>>> fields;
     for (const std::string& name : solver().fieldNames())
         fields.emplace_back(name, solver().field(name));
-    app::exportFields(path, mScene.grid, fields);
+    app::exportFields(path, solver().grid(), fields); // this frame's topology, not the scene's
     return fields.size();
 }
 

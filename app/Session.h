@@ -54,7 +54,9 @@ public:
     /// One frame: every solver steps (if asked), the first one's field goes to the renderer when
     /// it changed, and the renderer draws into the target. Returns one record per solver; the
     /// first also holds the render (Render, RenderGpu where the queue has timestamps: the last ray
-    /// march finished) and the whole frame (Frame: every step plus the render), with hostBytes.
+    /// march finished) and the whole frame (Frame: every step plus the render), with hostBytes
+    /// (the field's host copies, and in a frame after a rebuild the new grid's). When a step
+    /// rebuilt the topology, the renderer takes the new grid before the field; the view is kept.
     const std::vector<FrameTimings>& frame(const FrameRequest& request);
     /// Whether the last frame reached the target (a window may skip one while it is resized).
     bool lastFrameDrawn() const { return mDrawn; }
@@ -66,11 +68,13 @@ public:
     /// The camera framing the grid again.
     void frameView();
     View& view() { return mView; }
-    /// Writes every field of the first solver as a .nvdb file; returns how many.
+    /// Writes every field of the first solver as a .nvdb file, over its current topology;
+    /// returns how many.
     size_t exportFields(const std::string& path) const;
     /// Whether every solver's fields are bitwise those of the first.
     bool fieldsIdentical() const;
 
+    /// The scene as loaded: its grid is the starting topology; the current one is solver().grid().
     const Scene& scene() const { return mScene; }
     Backend backend() const { return mBackend; }
     Solver& solver(size_t k = 0) { return *mSolvers[k].solver; }
@@ -91,18 +95,22 @@ private:
         std::unique_ptr<Solver> solver;
     };
     void makeSolvers(const std::vector<NamedChoice>& configs);
-    /// The renderer for the scene's grid; `strict`: --interop on must be honoured or refused.
+    /// The renderer for the first solver's grid; `strict`: --interop on must be honoured or refused.
     void makeRenderer(bool strict);
     void stepSolvers(bool step);
     /// Brings the field over when it changed and draws; returns the render's wall-clock ms.
     double render(bool capture, FrameTimings& record);
+    /// Gives the renderer the first solver's grid when its topology changed since the renderer
+    /// last took one; returns the bytes that copy moved off the solver's device (0 on the CPU).
+    uint64_t updateRendererGrid();
 
     Scene mScene;
     Backend mBackend;
     std::vector<NamedSolver> mSolvers;
     std::vector<FrameTimings> mRecords; ///< the last frame's, one per solver
     int mFrame = 0, mSteps = 0;
-    bool mFieldChanged = true; ///< the renderer has not seen the first solver's field yet
+    bool mFieldChanged = true;      ///< the renderer has not seen the first solver's field yet
+    uint64_t mRendererTopology = 0; ///< the first solver's topologyVersion() the renderer's grid is
     bool mDrawn = false;
     // Destroyed before the solvers: CUDA lets go of the shared field before the solver's memory.
     std::unique_ptr<render::VulkanContext> mVulkan;

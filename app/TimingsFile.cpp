@@ -1,7 +1,8 @@
 // The headless run's --timings file (see TimingsFile.h).
 #include "TimingsFile.h"
 
-#include <algorithm>
+#include "PhaseOrder.h"
+
 #include <fstream>
 #include <functional>
 #include <stdexcept>
@@ -14,6 +15,7 @@ struct Row {
     int frame;
     const std::string* config;
     const PhaseTime* time;
+    uint64_t activeVoxels; ///< the configuration's, after the frame's step
 };
 
 /// Calls `row` for every row in file order: per frame, each configuration's solver phases and
@@ -23,10 +25,11 @@ void forEachRow(const TimingRecords& t, const std::function<void(const Row&)>& r
     for (const auto& frame : t.frames) {
         for (size_t k = 0; k < frame.size(); ++k)
             for (const PhaseTime& p : frame[k].phases)
-                if (isSolverPhase(p.phase) || p.phase == Phase::Step) row({frame[k].frame, &t.configNames[k], &p});
+                if (isSolverPhase(p.phase) || p.phase == Phase::Step)
+                    row({frame[k].frame, &t.configNames[k], &p, frame[k].activeVoxels});
         if (frame.empty()) continue;
         for (const PhaseTime& p : frame[0].phases)
-            if (p.phase > Phase::Step) row({frame[0].frame, &t.configNames[0], &p});
+            if (p.phase > Phase::Step) row({frame[0].frame, &t.configNames[0], &p, frame[0].activeVoxels});
     }
 }
 
@@ -40,19 +43,19 @@ void writeJson(std::ostream& f, const TimingRecords& t, size_t rows)
           << phaseName(r.time->phase) << "\", \"ms\": " << r.time->ms;
         if (r.time->iterations >= 0)
             f << ", \"iterations\": " << r.time->iterations << ", \"residual\": " << r.time->residual;
-        f << "}" << (++i < rows ? ",\n" : "\n");
+        f << ", \"active_voxels\": " << r.activeVoxels << "}" << (++i < rows ? ",\n" : "\n");
     });
     f << "]}\n";
 }
 
 void writeCsv(std::ostream& f, const TimingRecords& t)
 {
-    f << "frame,resolver,phase,ms,iterations,residual\n";
+    f << "frame,resolver,phase,ms,iterations,residual,active_voxels\n";
     forEachRow(t, [&](const Row& r) {
         const bool cg = r.time->iterations >= 0;
         f << r.frame << "," << *r.config << "," << phaseName(r.time->phase) << "," << r.time->ms << ","
           << (cg ? std::to_string(r.time->iterations) : "") << "," << (cg ? std::to_string(r.time->residual) : "")
-          << "\n";
+          << "," << r.activeVoxels << "\n";
     });
 }
 
@@ -60,10 +63,13 @@ void writeCsv(std::ostream& f, const TimingRecords& t)
 
 std::vector<Phase> phasesInRowOrder(const TimingRecords& t)
 {
-    std::vector<Phase> order;
+    std::vector<Phase> order, ran;
+    int frame = 0;
     forEachRow(t, [&](const Row& r) {
-        if (std::find(order.begin(), order.end(), r.time->phase) == order.end()) order.push_back(r.time->phase);
+        if (r.frame != frame) mergeRunOrder(order, ran), ran.clear(), frame = r.frame;
+        ran.push_back(r.time->phase);
     });
+    mergeRunOrder(order, ran);
     return order;
 }
 

@@ -1,6 +1,8 @@
 // The headless run's --timings file: every phase of every frame and configuration, one row each,
-// as CSV (frame,resolver,phase,ms,iterations,residual) or JSON (the same keys, plus the scene,
-// backend and seed), chosen by the path's suffix.
+// as CSV (frame,resolver,phase,ms,iterations,residual,active_voxels) or JSON (the same keys, plus
+// the scene, backend and seed), chosen by the path's suffix. active_voxels is the configuration's
+// active voxel count after that frame's step, on each of the frame's rows: adaptive scenes change
+// it every few frames, and a frame that rebuilt has rows for the rebuild phases.
 #pragma once
 
 #include "FrameTimings.h"
@@ -23,7 +25,8 @@ struct TimingRecords {
 };
 
 /// The phases of the records in the order their rows come: within a frame each configuration's
-/// solver phases and step, then the first configuration's render, render gpu and frame.
+/// solver phases and step, then the first configuration's render, render gpu and frame. A phase
+/// that runs only in some frames (the rebuild) keeps its place in the step (PhaseOrder.h).
 std::vector<Phase> phasesInRowOrder(const TimingRecords& t);
 
 /// Writes the file; returns the number of rows. Throws std::runtime_error naming the file when

@@ -36,28 +36,52 @@ VolumeRenderer::~VolumeRenderer()
 {
     VkDevice d = mVk.device();
     reportVk(vkDeviceWaitIdle(d), "vkDeviceWaitIdle (closing the renderer)"); // nothing may still read the buffers
-    mShared.reset(); // CUDA lets go of the memory and the semaphore before Vulkan frees them
+    releaseFieldBuffer();
     if (mQueries) vkDestroyQueryPool(d, mQueries, nullptr);
     vkDestroyDescriptorPool(d, mPool, nullptr);
     vkDestroyPipeline(d, mPipeline, nullptr);
     vkDestroyPipelineLayout(d, mLayout, nullptr);
     vkDestroyDescriptorSetLayout(d, mSetLayout, nullptr);
     vkDestroyShaderModule(d, mShader, nullptr);
-    if (mTimeline) vkDestroySemaphore(d, mTimeline, nullptr);
     mVk.destroy(mGrid);
-    mVk.destroy(mField);
     mVk.destroy(mImage);
+}
+
+namespace {
+
+const nanovdb::NanoGrid<nanovdb::ValueOnIndex>& onIndexGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid)
+{
+    const auto* g = grid.grid<nanovdb::ValueOnIndex>();
+    if (!g) throw VulkanError("the renderer needs an OnIndex grid");
+    return *g;
+}
+
+} // namespace
+
+void VolumeRenderer::setGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid)
+{
+    onIndexGrid(grid); // a wrong grid throws before anything is freed
+    // Every submitted frame has finished reading the grid, the field and the semaphore; a field
+    // copy CUDA may still have queued into the shared buffer is waited for when the import is
+    // destroyed (CudaSharedField's destructor synchronizes the device first).
+    checkVk(vkDeviceWaitIdle(mVk.device()), "vkDeviceWaitIdle (a new grid for the renderer)");
+    const bool shared = mShared != nullptr;
+    releaseFieldBuffer();
+    mVk.destroy(mGrid);
+    uploadGrid(grid);
+    createFieldBuffer(shared);
+    writeDescriptors();
+    mHostBytes += grid.gridSize();
 }
 
 void VolumeRenderer::uploadGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid)
 {
-    const auto* g = grid.grid<nanovdb::ValueOnIndex>();
-    if (!g) throw VulkanError("the renderer needs an OnIndex grid");
-    mValueCount = g->valueCount();
-    const auto bbox = g->indexBBox();
+    const auto& g = onIndexGrid(grid);
+    mValueCount = g.valueCount();
+    const auto bbox = g.indexBBox();
     for (int a = 0; a < 3; ++a)
         mBoxMin[a] = float(bbox.min()[a]), mBoxMax[a] = float(bbox.max()[a] + 1);
-    // The grid never changes: one upload into device memory at start.
+    // Device memory: the grid changes only with the topology (setGrid), not every frame.
     mGrid = mVk.createDeviceBuffer((grid.gridSize() + 3) & ~VkDeviceSize(3),
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     mVk.upload(mGrid, grid.data(), grid.gridSize());
@@ -67,6 +91,8 @@ void VolumeRenderer::createFieldBuffer(bool cudaInterop)
 {
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     const VkDeviceSize fieldBytes = std::max<uint64_t>(mValueCount, 1) * sizeof(float);
+    // The semaphore's values start again from 0 with the new semaphore.
+    mTimelineValue = mFieldReady = mReadDone = 0;
     if (cudaInterop) {
         mField = mVk.createDeviceBuffer(fieldBytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
         mTimeline = mVk.createTimelineSemaphore(true);
@@ -78,6 +104,14 @@ void VolumeRenderer::createFieldBuffer(bool cudaInterop)
         mField = mVk.createHostBuffer(fieldBytes, storage);
         std::memset(mField.mapped, 0, fieldBytes);
     }
+}
+
+void VolumeRenderer::releaseFieldBuffer()
+{
+    mShared.reset(); // CUDA lets go of the memory and the semaphore before Vulkan frees them
+    if (mTimeline) vkDestroySemaphore(mVk.device(), mTimeline, nullptr);
+    mTimeline = VK_NULL_HANDLE;
+    mVk.destroy(mField);
 }
 
 void VolumeRenderer::createPipeline()
@@ -147,7 +181,11 @@ void VolumeRenderer::resize(uint32_t width, uint32_t height)
     mWidth = width, mHeight = height;
     const VkDeviceSize bytes = VkDeviceSize(width) * height * 4;
     mImage = mVk.createDeviceBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    writeDescriptors();
+}
 
+void VolumeRenderer::writeDescriptors()
+{
     VkDescriptorBufferInfo infos[3] = {
         {mGrid.buffer, 0, VK_WHOLE_SIZE}, {mField.buffer, 0, VK_WHOLE_SIZE}, {mImage.buffer, 0, VK_WHOLE_SIZE}};
     VkWriteDescriptorSet writes[3] = {};
@@ -179,7 +217,7 @@ void VolumeRenderer::setField(const float* data, FieldMemory where, void* cudaSt
     } else {
         std::memcpy(mField.mapped, data, bytes);
     }
-    mFieldBytes += bytes;
+    mHostBytes += bytes;
 }
 
 FieldSync VolumeRenderer::nextFieldSync()

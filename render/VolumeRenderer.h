@@ -4,6 +4,8 @@
 // Two ways for the field to arrive: the shared-memory path (Vulkan memory exported to CUDA, a
 // device-to-device copy ordered by a timeline semaphore, no host copies) and the staging path
 // (the host writes the field into host-visible memory). Host copies are counted either way.
+// The grid may change while running (adaptive scenes rebuild their topology): setGrid() replaces
+// the grid buffer and re-creates the field buffer, and the bounding box follows.
 #pragma once
 
 #include "OrbitCamera.h"
@@ -52,6 +54,16 @@ public:
     VolumeRenderer(const VolumeRenderer&) = delete;
     VolumeRenderer& operator=(const VolumeRenderer&) = delete;
 
+    /// Takes a new topology (the solver rebuilt its active set): waits until no submitted frame
+    /// and no queued CUDA copy still uses the old buffers, uploads `grid`, re-creates the field
+    /// buffer for its value count on the same path (shared: a new exportable buffer and timeline
+    /// semaphore, imported into CUDA anew; staging: a new host-visible buffer), zeroed until the
+    /// next setField(), and takes its bounding box. The VBM-block overlay follows by itself: the
+    /// shader colours blocks of consecutive value indices of whichever grid it reads. The grid's
+    /// upload counts as host bytes. Throws VulkanError for a grid that is not OnIndex (and then
+    /// changes nothing).
+    void setGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid);
+
     bool interop() const { return mShared != nullptr; }
     /// One line for the user: which path the field takes to the renderer.
     std::string pathDescription() const;
@@ -73,8 +85,11 @@ public:
 
     uint32_t width() const { return mWidth; }
     uint32_t height() const { return mHeight; }
-    /// Bytes copied between host and device memory for the field since the last call (then reset).
-    uint64_t takeFieldBytesCopied() { return std::exchange(mFieldBytes, 0); }
+    /// Bytes copied between host and device memory since the last call (then reset): the fields
+    /// set, and the grids of setGrid().
+    uint64_t takeHostBytesCopied() { return std::exchange(mHostBytes, 0); }
+    /// Floats the field holds: the grid's value count (the background included).
+    uint64_t valueCount() const { return mValueCount; }
     /// The grid's index-space bounding box.
     const float* boxMin() const { return mBoxMin; }
     const float* boxMax() const { return mBoxMax; }
@@ -82,6 +97,11 @@ public:
 private:
     void uploadGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid);
     void createFieldBuffer(bool cudaInterop);
+    /// Frees the field buffer and, on the shared path, CUDA's imports and the timeline semaphore
+    /// (the GPU must be idle: nothing submitted may still read them).
+    void releaseFieldBuffer();
+    /// Points the descriptor set at the grid, field and image buffers.
+    void writeDescriptors();
     void createPipeline();
     void createDescriptorSet();
     /// Changes the image size (waits for the GPU; the image buffer is recreated).
@@ -109,7 +129,7 @@ private:
     VkDescriptorSet mSet = VK_NULL_HANDLE;
     VkQueryPool mQueries = VK_NULL_HANDLE; ///< two timestamps around the dispatch
     bool mTimed = false;                   ///< a recorded render wrote them
-    uint64_t mFieldBytes = 0;
+    uint64_t mHostBytes = 0;
 };
 
 } // namespace vbm::render

@@ -1,11 +1,20 @@
-// vbm-fluid's headless run from the command line: help, bad input, and an A/B run of every
-// resolver that must stay bitwise identical and write its timings.
+// vbm-fluid's headless run from the command line: help, bad input, an A/B run of every
+// resolver that must stay bitwise identical and write its timings, and the active voxels per
+// frame in its progress and timings files. Its timing outputs (the files, the summary table)
+// are also checked on made-up records with rebuild phases, which no built-in scene runs yet.
 #include "RunCommand.h"
+
+#include "Scene.h"
+#include "Solver.h"
+#include "TimingSummary.h"
+#include "TimingsFile.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -107,4 +116,142 @@ TEST(VbmFluidCli, ExportWritesFieldsThatEveryResolverReproduces)
     EXPECT_EQ(check.code, 0) << check.out;
     EXPECT_NE(check.out.find(" 0 failed"), std::string::npos) << check.out;
     fs::remove(a), fs::remove(b);
+}
+
+namespace {
+
+std::string readAll(const fs::path& p)
+{
+    std::ifstream in(p);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+} // namespace
+
+// heat-block, a fixed topology: every row of the CSV and of the JSON carries active_voxels, the
+// solver's active voxel count, every frame has rows, and the progress lines say the count and
+// mark no frame as rebuilt.
+TEST(VbmFluidCli, TimingsCarryTheActiveVoxelsOfEveryFrame)
+{
+    const uint64_t voxels = vbm::Solver(vbm::loadScene("heat-block"), vbm::Backend::Cpu).activeVoxels();
+    ASSERT_GT(voxels, 0u);
+    const std::string base = "--headless --backend cpu --render none --frames 3 --scene heat-block --timings ";
+    const fs::path csv = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-av.csv");
+    const fs::path json = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-av.json");
+    for (const fs::path& file : {csv, json}) {
+        const CommandResult r = fluid(base + file.string());
+        ASSERT_EQ(r.code, 0) << r.out;
+        for (int f = 1; f <= 3; ++f)
+            EXPECT_NE(r.out.find("frame " + std::to_string(f) + "/3, last step "), std::string::npos) << r.out;
+        EXPECT_TRUE(std::regex_search(
+            r.out, std::regex("frame 3/3, last step [0-9.]+ ms, " + std::to_string(voxels) + " active voxels\n")))
+            << r.out;
+        EXPECT_EQ(r.out.find("(rebuilt)"), std::string::npos) << r.out;
+        EXPECT_EQ(r.out.find("rebuild"), std::string::npos) << "rebuild rows for a fixed topology:\n" << r.out;
+    }
+
+    std::istringstream lines(readAll(csv));
+    std::string line;
+    ASSERT_TRUE(std::getline(lines, line));
+    EXPECT_EQ(line, "frame,resolver,phase,ms,iterations,residual,active_voxels");
+    std::map<int, int> rowsPerFrame;
+    while (std::getline(lines, line)) {
+        ++rowsPerFrame[std::stoi(line)];
+        EXPECT_EQ(line.substr(line.rfind(',') + 1), std::to_string(voxels)) << line;
+    }
+    EXPECT_EQ(rowsPerFrame.size(), 3u);
+    for (const auto& [frame, rows] : rowsPerFrame)
+        EXPECT_GE(rows, 3) << "frame " << frame; // heat's phases, step, frame
+
+    const std::string text = readAll(json);
+    const std::regex row("\\{\"frame\": ([0-9]+), [^}]*\\}");
+    std::map<int, int> jsonRows;
+    size_t rows = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), row); it != std::sregex_iterator(); ++it, ++rows) {
+        ++jsonRows[std::stoi((*it)[1])];
+        EXPECT_NE(it->str().find("\"active_voxels\": " + std::to_string(voxels) + "}"), std::string::npos) << it->str();
+    }
+    EXPECT_EQ(jsonRows, rowsPerFrame) << text;
+    EXPECT_GT(rows, 0u);
+    fs::remove(csv), fs::remove(json);
+}
+
+namespace {
+
+/// A made-up run of `frames` frames of one configuration that rebuilds in the frames `rebuilt`
+/// (each rebuild phase taking 2 ms + the frame number), 10 ms of diffusion in every frame, with
+/// the active voxels growing by 100 at each rebuild.
+vbm::app::TimingRecords madeUpRun(int frames, const std::vector<int>& rebuilt)
+{
+    using vbm::Phase;
+    vbm::app::TimingRecords t{"made-up", vbm::Backend::Cpu, 1, {"computeBoxStencil"}, {}};
+    uint64_t voxels = 1000;
+    for (int f = 0; f < frames; ++f) {
+        vbm::FrameTimings r;
+        r.frame = f;
+        r.rebuilt = std::find(rebuilt.begin(), rebuilt.end(), f) != rebuilt.end();
+        if (r.rebuilt) {
+            voxels += 100;
+            for (Phase p : {Phase::RebuildTopology, Phase::RebuildVbm, Phase::RebuildRemap, Phase::RebuildHierarchy})
+                r.add(p, 2.0 + f);
+        }
+        r.add(Phase::Diffusion, 10);
+        r.add(Phase::Step, 10 + (r.rebuilt ? 4 * (2.0 + f) : 0));
+        r.add(Phase::Render, 1);
+        r.add(Phase::Frame, r.stepMs() + 1);
+        r.activeVoxels = voxels;
+        t.frames.push_back({r});
+    }
+    return t;
+}
+
+} // namespace
+
+// The rebuild phases, which run in 2 of 10 frames, first seen after the others: listed where they
+// run (before diffusion, not after the frame), with their median and p95 over the 2 frames that
+// ran them, then one row with their sum over all frames / 10; the footnote says so. Fixed
+// topologies get neither.
+TEST(HeadlessSummary, RebuildPhasesOverTheFramesThatRanThemAndAmortized)
+{
+    const std::string table = vbm::app::summaryTable(madeUpRun(10, {3, 7}));
+    // frames 3 and 7: each phase 5 and 9 ms (median 7, p95 8.8); amortized 4 * (5 + 9) / 10 = 5.6
+    for (const char* phase : {"rebuild topology", "rebuild VBM", "rebuild remap", "rebuild hierarchy"})
+        EXPECT_NE(table.find(std::string("| computeBoxStencil | ") + phase + " (2 of 10 frames) | 7.000 | 8.800 |"),
+                  std::string::npos)
+            << phase << "\n"
+            << table;
+    EXPECT_NE(table.find("| computeBoxStencil | rebuild, amortized per step | 5.600 | |"), std::string::npos) << table;
+    EXPECT_NE(table.find("| computeBoxStencil | diffusion | 10.000 | 10.000 |"), std::string::npos) << table;
+    const size_t first = table.find("rebuild topology"), hierarchy = table.find("rebuild hierarchy"),
+                 amortized = table.find("amortized per step |"), diffusion = table.find("| diffusion |"),
+                 frame = table.find("| frame |");
+    EXPECT_LT(first, hierarchy);
+    EXPECT_LT(hierarchy, amortized);
+    EXPECT_LT(amortized, diffusion);
+    EXPECT_LT(diffusion, frame);
+    EXPECT_NE(table.find("median and p95 over the frames that rebuilt the topology only"), std::string::npos) << table;
+
+    const std::string fixed = vbm::app::summaryTable(madeUpRun(10, {}));
+    EXPECT_EQ(fixed.find("rebuild"), std::string::npos) << fixed;
+    EXPECT_NE(fixed.find("| computeBoxStencil | diffusion | 10.000 | 10.000 |"), std::string::npos) << fixed;
+}
+
+// The timings file of the same made-up run: the rebuild rows only in the frames that rebuilt, in
+// the order they ran, and every row with the frame's active voxels.
+TEST(HeadlessSummary, TimingsFileHasRebuildRowsAndActiveVoxelsPerFrame)
+{
+    const vbm::app::TimingRecords t = madeUpRun(5, {2});
+    const std::vector<vbm::Phase> order = vbm::app::phasesInRowOrder(t);
+    const std::vector<vbm::Phase> want = {
+        vbm::Phase::RebuildTopology, vbm::Phase::RebuildVbm, vbm::Phase::RebuildRemap, vbm::Phase::RebuildHierarchy,
+        vbm::Phase::Diffusion,       vbm::Phase::Step,       vbm::Phase::Render,       vbm::Phase::Frame};
+    EXPECT_EQ(order, want);
+    const fs::path csv = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-made.csv");
+    EXPECT_EQ(vbm::app::writeTimings(csv.string(), t), size_t(5 * 4 + 4));
+    const std::string text = readAll(csv);
+    EXPECT_NE(text.find("\n2,computeBoxStencil,rebuild topology,4,,,1100\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n1,computeBoxStencil,diffusion,10,,,1000\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n4,computeBoxStencil,frame,11,,,1100\n"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\n1,computeBoxStencil,rebuild"), std::string::npos) << text;
+    fs::remove(csv);
 }

@@ -1,8 +1,18 @@
 // The offscreen render from a headless run, on whatever Vulkan device is there (Mesa's lavapipe
 // on CI), with the validation layer on: a screenshot that is not blank and shows the volume
 // where the scene puts it, a timings file with the render phase, and no validation errors.
+// And the renderer itself: a new grid taken at run time (an adaptive scene's rebuild) draws
+// what a renderer made on that grid draws.
 #include "PngImage.h"
 #include "RunCommand.h"
+
+#include "CudaInterop.h"
+#include "DeviceQueries.h"
+#include "GridGenerators.h"
+#include "OffscreenTarget.h"
+#include "Scene.h"
+#include "Solver.h"
+#include "VolumeRenderer.h"
 
 #include <gtest/gtest.h>
 
@@ -178,4 +188,121 @@ TEST(GpuRender, SharedPathHasNoHostCopiesAndMatchesStaging)
         EXPECT_TRUE(x.rgba == y.rgba) << "frame " << f << " differs between the shared and the staging path";
     }
     fs::remove_all(dir);
+}
+
+namespace {
+
+using vbm::render::CapturedImage;
+using vbm::render::OffscreenTarget;
+using vbm::render::RenderMode;
+using vbm::render::RenderSettings;
+using vbm::render::VolumeRenderer;
+
+/// A field over `grid` that varies from voxel to voxel (index 0, the background, is 0), so a
+/// renderer reading it through the wrong grid or at the wrong length draws other pixels.
+std::vector<float> variedField(const vbm::HostGridHandle& grid)
+{
+    std::vector<float> f(grid.grid<nanovdb::ValueOnIndex>()->valueCount(), 0.f);
+    for (size_t i = 1; i < f.size(); ++i)
+        f[i] = 0.2f + 0.8f * float((i * 2654435761u) % 1000) / 1000.f;
+    return f;
+}
+
+CapturedImage drawOnce(VolumeRenderer& r, OffscreenTarget& target, const vbm::render::OrbitCamera& camera,
+                       const RenderSettings& look)
+{
+    EXPECT_TRUE(r.draw(target, camera, look, true));
+    return target.capturedImage();
+}
+
+size_t distinctColours(const CapturedImage& im)
+{
+    return std::set<uint32_t>(im.pixels.begin(), im.pixels.end()).size();
+}
+
+} // namespace
+
+// A renderer made on grid A, then given grid B and a field over B, draws exactly the pixels of a
+// renderer made on B (the field buffer grew; the box is B's), and back on A exactly its first
+// picture (the buffer shrank); in the lit density look and in the VBM-block overlay, whose blocks
+// follow the new grid. The grid's upload is counted as host bytes.
+TEST(Render, SetGridDrawsWhatARendererMadeOnThatGridDraws)
+{
+    vbm::render::VulkanContext vk(true);
+    OffscreenTarget target(vk, 96, 72);
+    const vbm::HostGridHandle a = vbm::makeSingleLeaf(nanovdb::Coord(0, 0, 0), 0.6, 3);
+    const vbm::HostGridHandle b = vbm::makeRandomSparse(4, 0.5, 0.5, 7);
+    const std::vector<float> fieldA = variedField(a), fieldB = variedField(b);
+    ASSERT_GT(fieldB.size(), 4 * fieldA.size()); // B needs a larger field buffer than A
+    VolumeRenderer direct(vk, b, 96, 72), swapped(vk, a, 96, 72);
+    const vbm::render::OrbitCamera camera = vbm::render::OrbitCamera::framing(direct.boxMin(), direct.boxMax());
+    direct.setField(fieldB.data(), vbm::render::FieldMemory::Host);
+    swapped.setField(fieldA.data(), vbm::render::FieldMemory::Host);
+    for (RenderMode mode : {RenderMode::Density, RenderMode::Blocks}) {
+        SCOPED_TRACE(mode == RenderMode::Density ? "density" : "VBM blocks");
+        RenderSettings look;
+        look.mode = mode;
+        const CapturedImage onB = drawOnce(direct, target, camera, look);
+        const CapturedImage onA = drawOnce(swapped, target, camera, look);
+        EXPECT_GT(distinctColours(onB), 20u) << "the picture of B is nearly blank";
+        EXPECT_FALSE(onA.pixels == onB.pixels) << "A and B draw alike: the test could not tell them apart";
+
+        swapped.takeHostBytesCopied();
+        swapped.setGrid(b);
+        EXPECT_EQ(swapped.takeHostBytesCopied(), b.gridSize());
+        EXPECT_EQ(swapped.valueCount(), fieldB.size());
+        for (int i = 0; i < 3; ++i) {
+            EXPECT_EQ(swapped.boxMin()[i], direct.boxMin()[i]);
+            EXPECT_EQ(swapped.boxMax()[i], direct.boxMax()[i]);
+        }
+        swapped.setField(fieldB.data(), vbm::render::FieldMemory::Host);
+        EXPECT_EQ(swapped.takeHostBytesCopied(), fieldB.size() * sizeof(float));
+        const CapturedImage swappedToB = drawOnce(swapped, target, camera, look);
+        ASSERT_EQ(swappedToB.pixels.size(), onB.pixels.size());
+        EXPECT_TRUE(swappedToB.pixels == onB.pixels) << "after setGrid(B) the picture is not B's";
+
+        swapped.setGrid(a);
+        swapped.setField(fieldA.data(), vbm::render::FieldMemory::Host);
+        EXPECT_TRUE(drawOnce(swapped, target, camera, look).pixels == onA.pixels) << "back on A the picture changed";
+    }
+    EXPECT_EQ(vk.validationErrors(), 0);
+}
+
+// GPU machines only (skips where CUDA or the shared CUDA-Vulkan path is unavailable): on the
+// shared path setGrid() re-creates the exported field buffer and the timeline semaphore and CUDA
+// imports them anew; the field then copied device to device draws what a renderer made on the
+// new grid draws, and what the staging path draws.
+TEST(GpuRender, SetGridOnTheSharedPathMatchesAFreshRendererAndStaging)
+{
+    if (const std::string why = vbm::cudaUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    vbm::render::VulkanOptions options;
+    options.preferredDevice = vbm::render::cudaDeviceUuid();
+    vbm::render::VulkanContext vk(options);
+    if (const std::string why = vbm::render::sharedPathWhyNot(vk, true); !why.empty()) GTEST_SKIP() << why;
+    vbm::Solver solver(vbm::loadScene("heat-block"), vbm::Backend::Cuda);
+    for (int i = 0; i < 3; ++i)
+        solver.step();
+    const vbm::HostGridHandle grid = solver.grid();
+    const std::vector<float> host = solver.field("temperature");
+    RenderSettings look;
+    look.mode = RenderMode::Emission;
+    look.rangeLo = *std::min_element(host.begin() + 1, host.end());
+    look.rangeHi = *std::max_element(host.begin() + 1, host.end());
+    OffscreenTarget target(vk, 160, 120);
+    VolumeRenderer fresh(vk, grid, 160, 120, true),
+        swapped(vk, vbm::makeSingleLeaf(nanovdb::Coord(0), 0.6, 3), 160, 120, true), staged(vk, grid, 160, 120, false);
+    ASSERT_TRUE(swapped.interop());
+    swapped.setGrid(grid);
+    ASSERT_TRUE(swapped.interop()) << "setGrid left the shared path";
+    const vbm::render::OrbitCamera camera = vbm::render::OrbitCamera::framing(fresh.boxMin(), fresh.boxMax());
+    const float* device = solver.fieldData("temperature");
+    CapturedImage images[3];
+    VolumeRenderer* renderers[3] = {&fresh, &swapped, &staged};
+    for (int i = 0; i < 3; ++i) {
+        renderers[i]->setField(device, vbm::render::FieldMemory::CudaDevice, solver.cudaStream());
+        images[i] = drawOnce(*renderers[i], target, camera, look);
+    }
+    EXPECT_GT(distinctColours(images[0]), 20u);
+    EXPECT_TRUE(images[1].pixels == images[0].pixels) << "after setGrid the shared path draws another picture";
+    EXPECT_TRUE(images[1].pixels == images[2].pixels) << "the shared path after setGrid differs from staging";
 }
