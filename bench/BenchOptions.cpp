@@ -40,6 +40,9 @@ options:
                        first 3 are warm-up; past 100, medians by window of steps too:
                        a plume's step grows as it speeds up, so the default reaches
                        its steady state)
+  --grow-steps N       adaptive scenes (`adapt`, `domain open`): steps before the
+                       comparison (default 300); then the scene's state is frozen into
+                       a fixed-topology solver and the two step in turns, --steps each
   -h, --help           this text
 
 exit codes: 0 done and all outputs identical, 1 an output differed or a run failed,
@@ -80,6 +83,8 @@ Options parseOptions(int argc, char** argv)
             o.solverScene = args.value();
         else if (a == "--steps")
             o.steps = int(args.integer(5, MaxCount));
+        else if (a == "--grow-steps")
+            o.growSteps = int(args.integer(0, MaxCount));
         else
             throw vbm::cli::UsageError("unknown option '" + a + "'");
     }

@@ -17,6 +17,7 @@ struct Options {
     std::string json;        ///< write every number here as JSON, when set
     std::string solverScene; ///< --solver: time full solver steps of this scene instead
     int steps = 300;         ///< --solver: steps per configuration
+    int growSteps = 300;     ///< --solver on an adaptive scene: steps before the comparison
     bool help = false;
 };
 

@@ -2,6 +2,8 @@
 // records, aggregated by vbm::TimingSeries per configuration and keyed by Phase.
 #include "SolverBench.h"
 
+#include "AdaptiveBench.h"
+
 #include "BenchReport.h"
 #include "DeviceQueries.h"
 #include "FrameTimings.h"
@@ -123,6 +125,7 @@ void printSubsteps(const SolverRun& run, double maxCfl)
 int runSolverBench(const Options& opt)
 {
     const vbm::Scene scene = vbm::loadScene(opt.solverScene);
+    if (scene.adapt.enabled()) return runAdaptiveBench(opt, scene);
     const vbm::StencilChoice fast{}; // computeCrossStencilCached + forEachBoxStencilCached, w128
     const vbm::StencilChoice base{vbm::Resolver::computeBoxStencil, vbm::Resolver::computeBoxStencil, 7};
     const vbm::StencilChoice wide{vbm::StencilChoice{}.laplacian, vbm::StencilChoice{}.advection, 9};

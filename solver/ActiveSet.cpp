@@ -96,7 +96,8 @@ private:
     std::vector<uint64_t> mBits;
 };
 
-/// The bounding box of the seeds and the emitters' voxels, grown by margin, cut to the region's box.
+/// The bounding box of the seeds and the emitters' voxels, grown by margin, cut to the region's
+/// box grown by margin (a seed outside the box may still reach into it).
 nanovdb::CoordBBox setBounds(const std::vector<nanovdb::Coord>& seeds, int margin, const ActiveRegion& region)
 {
     int64_t lo[3] = {INT64_MAX, INT64_MAX, INT64_MAX}, hi[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
@@ -111,8 +112,8 @@ nanovdb::CoordBBox setBounds(const std::vector<nanovdb::Coord>& seeds, int margi
     }
     nanovdb::CoordBBox box;
     for (int a = 0; a < 3; ++a) {
-        box.min()[a] = int(std::max<int64_t>(lo[a], region.box.min()[a]));
-        box.max()[a] = int(std::min<int64_t>(hi[a], region.box.max()[a]));
+        box.min()[a] = int(std::max<int64_t>(lo[a], int64_t(region.box.min()[a]) - margin));
+        box.max()[a] = int(std::min<int64_t>(hi[a], int64_t(region.box.max()[a]) + margin));
         if (box.min()[a] > box.max()[a]) throw std::runtime_error("the adaptive scene's active set is empty");
     }
     return box;

@@ -39,13 +39,16 @@ class ActiveSetRebuild {
 public:
     ActiveSetRebuild(StencilRunner<Exec>& run, Domain<Exec>& domain, Fields<Exec>& fields, const ExecRegion<Exec>& region,
                      const Scene& scene)
-        : mRun(run), mDomain(domain), mFields(fields), mRegion(region), mAdapt(scene.adapt),
+        : mRun(run), mDomain(domain), mFields(fields), mRegion(region), mAdapt(scene.adapt), mWind(scene.wind),
           mBuilder(run.exec(), scene.region, region.view())
     {
     }
 
     /// Whether the step after `stepsDone` steps starts with a rebuild.
-    bool due(uint64_t stepsDone) const { return mAdapt.enabled() && stepsDone > 0 && stepsDone % mAdapt.every == 0; }
+    bool due(uint64_t stepsDone) const
+    {
+        return mAdapt.enabled() && mAdapt.rebuilds && stepsDone > 0 && stepsDone % mAdapt.every == 0;
+    }
     /// The margin the last rebuild used.
     int lastMargin() const { return mLastMargin; }
 
@@ -53,11 +56,26 @@ public:
     {
         Exec& exec = mRun.exec();
         Fields<Exec>& f = mFields;
-        const double umax = exec.maxAbs(f[Channel::U], f[Channel::V], f[Channel::W], mDomain.valueCount());
+        const uint64_t n = mDomain.valueCount();
+        const double umax = exec.maxAbs(f[Channel::U], f[Channel::V], f[Channel::W], n);
         mLastMargin = rebuildMargin(mAdapt, umax, p);
-        const float t = float(mAdapt.threshold);
-        const SeedTest seed{f[Channel::Density], f[Channel::Temperature], f[Channel::U], f[Channel::V], f[Channel::W],
-                            t, float(mAdapt.threshold * umax)};
+        // the largest velocity component relative to the wind (the centre velocity's arrays are
+        // free at the start of a step)
+        double relative = umax;
+        if (mWind[0] != 0.f || mWind[1] != 0.f || mWind[2] != 0.f) {
+            float* d[3] = {f[Temp::CentreU], f[Temp::CentreV], f[Temp::CentreW]};
+            for (int a = 0; a < 3; ++a)
+                exec.elements(n, SubtractValue{f[Channel(int(Channel::U) + a)], d[a], mWind[a]});
+            relative = exec.maxAbs(d[0], d[1], d[2], n);
+        }
+        const SeedTest seed{f[Channel::Density],
+                            f[Channel::Temperature],
+                            f[Channel::U],
+                            f[Channel::V],
+                            f[Channel::W],
+                            float(mAdapt.threshold),
+                            float(mAdapt.threshold * relative),
+                            {mWind[0], mWind[1], mWind[2]}};
         typename TopologyBuilder<Exec>::Topology topology;
         timer.time(Phase::RebuildTopology, [&] { topology = mBuilder.build(mDomain.fine(), seed, mLastMargin); });
         ExecGrid<Exec> grid;
@@ -95,6 +113,7 @@ private:
     Fields<Exec>& mFields;
     const ExecRegion<Exec>& mRegion;
     Adaptation mAdapt;
+    std::array<float, 3> mWind;
     TopologyBuilder<Exec> mBuilder;
     int mLastMargin = 0;
 };

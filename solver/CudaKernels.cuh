@@ -149,7 +149,7 @@ __global__ void solverSingleKernel(Body body)
 }
 
 /// Per-block partials of max(|a|, |b|, |c|), in a fixed order.
-__global__ void __launch_bounds__(ReduceThreads)
+static __global__ void __launch_bounds__(ReduceThreads)
     solverMaxAbsKernel(const float* a, const float* b, const float* c, uint64_t n, double* partial)
 {
     waitForPreviousKernel();

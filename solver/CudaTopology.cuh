@@ -44,7 +44,7 @@ struct MarkSeeds {
 
 /// The voxels of `grid` that the region allows, into per-leaf masks; one thread per voxel slot
 /// of a leaf (the grid has no VBM yet).
-__global__ inline void clipMasksKernel(const IndexGrid* grid, uint32_t leafCount, RegionView region, LeafMask* masks)
+static __global__ void clipMasksKernel(const IndexGrid* grid, uint32_t leafCount, RegionView region, LeafMask* masks)
 {
     const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
     const uint32_t leaf = uint32_t(t >> 9), offset = uint32_t(t & 511);

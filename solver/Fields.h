@@ -144,8 +144,17 @@ public:
         } else {
             make(Channel::Density, scene.density);
             make(Channel::Emitter, scene.emitter);
-            for (Channel c : {Channel::U, Channel::V, Channel::W, Channel::Pressure})
-                make(c, {});
+            make(Channel::U, scene.u), make(Channel::V, scene.v), make(Channel::W, scene.w);
+            make(Channel::Pressure, scene.pressure);
+            const std::vector<float>* given[3] = {&scene.u, &scene.v, &scene.w};
+            for (int a = 0; a < 3; ++a) {
+                mAmbient[size_t(Channel::U) + a] = scene.wind[a];
+                if (scene.wind[a] != 0.f && given[a]->empty()) {
+                    std::vector<float> wind(valueCount, scene.wind[a]);
+                    wind[0] = 0.f;
+                    Exec::upload(mChannels[size_t(Channel::U) + a], wind);
+                }
+            }
         }
         mSlots.resize(size_t(slotCount(scene.kind)));
         for (Array<float>& s : mSlots)
@@ -155,16 +164,17 @@ public:
 
     /// The fields on a new topology of `count` value indices (a rebuild): every channel copied
     /// through `oldIndex` (retained voxels keep their bits, new ones take 0: zero density,
-    /// temperature, velocity and pressure), the workspace made anew. Arrays are allocated with
+    /// temperature and pressure, the scene's wind for velocity), the workspace made anew. Arrays are allocated with
     /// a quarter more room than needed and kept while the count fits (and is above half of
     /// them), so a settled active count stops reallocating.
     void remap(Exec& exec, const uint64_t* oldIndex, uint64_t count)
     {
         if (count > mCapacity || count < mCapacity / 2) mCapacity = count + count / 4;
-        for (Array<float>& a : mChannels) {
+        for (size_t c = 0; c < mChannels.size(); ++c) {
+            Array<float>& a = mChannels[c];
             if (a.size() == 0) continue;
             Array<float> moved = Exec::template allocate<float>(mCapacity);
-            exec.elements(count, CopyRemapped{oldIndex, a.data(), moved.data(), 0.f});
+            exec.elements(count, CopyRemapped{oldIndex, a.data(), moved.data(), mAmbient[c]});
             exec.synchronize(); // the old array may go
             a = std::move(moved);
         }
@@ -202,6 +212,7 @@ private:
 
     uint64_t mCount = 0, mCapacity = 0, mChannelBytes = 0, mWorkspaceBytes = 0;
     std::array<Array<float>, ChannelCount> mChannels;
+    std::array<float, ChannelCount> mAmbient{}; ///< what a new voxel takes, per channel
     std::vector<Array<float>> mSlots;
 };
 

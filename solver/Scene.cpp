@@ -1,8 +1,10 @@
 // Scene text format, built-in scenes and domain construction (see Scene.h).
 #include "Scene.h"
 
-#include "ActiveSet.h"
 #include "GridFile.h"
+#include "OpenDomain.h"
+#include "SceneText.h"
+#include "kernels/ActiveSetBodies.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
 #include <nanovdb/io/IO.h>
@@ -18,38 +20,12 @@ namespace vbm {
 
 namespace {
 
+using namespace scenetext;
+
 // The files of assets/scenes/, compiled in by CMake (BuiltinScenes.inc: {name, text} pairs).
 const std::pair<const char*, const char*> BuiltinScenes[] = {
 #include "BuiltinScenes.inc"
 };
-
-struct Line {
-    int number;
-    std::vector<std::string> words;
-};
-
-[[noreturn]] void fail(const std::string& source, int line, const std::string& what)
-{
-    throw SceneError(source + ":" + std::to_string(line) + ": " + what);
-}
-
-double number(const std::string& source, const Line& l, size_t k)
-{
-    if (k >= l.words.size()) fail(source, l.number, "'" + l.words[0] + "' needs more values");
-    const std::string& w = l.words[k];
-    char* end = nullptr;
-    const double v = std::strtod(w.c_str(), &end);
-    if (w.empty() || *end || !std::isfinite(v)) fail(source, l.number, "'" + w + "' is not a number");
-    return v;
-}
-
-void expectCount(const std::string& source, const Line& l, size_t n)
-{
-    if (l.words.size() != n)
-        fail(source, l.number,
-             "'" + l.words[0] + "' takes " + std::to_string(n - 1) + " values, got " +
-                 std::to_string(l.words.size() - 1));
-}
 
 using CoordList = std::vector<nanovdb::Coord>;
 
@@ -189,7 +165,8 @@ bool readNumber(const std::string& source, const Line& l, SimulationParams& para
     if (it == numbers.end()) return false;
     expectCount(source, l, 2);
     const double v = number(source, l, 1);
-    if (!(v > 0)) fail(source, l.number, key + " must be positive");
+    const bool mayBeZero = key == "buoyancy" || key == "weight";
+    if (mayBeZero ? !(v >= 0) : !(v > 0)) fail(source, l.number, key + (mayBeZero ? " must be 0 or more" : " must be positive"));
     params.*(it->second) = v;
     return true;
 }
@@ -217,8 +194,15 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
                 fail(source, l.number,
                      "a second 'adapt' (the first is on line " + std::to_string(deferred.adapt->number) + ")");
             deferred.adapt = &l;
-        } else if (key == "temperature" || key == "fixed" || key == "emitter") {
+        } else if (key == "temperature" || key == "fixed" || key == "emitter" || key == "density") {
             deferred.fields.push_back(&l);
+        } else if (key == "wind") {
+            expectCount(source, l, 4);
+            for (int a = 0; a < 3; ++a) {
+                const double v = number(source, l, 1 + a);
+                if (std::fabs(v) > 100) fail(source, l.number, "wind components must be at most 100 voxels per unit time");
+                scene.wind[a] = float(v);
+            }
         } else if (key == "scheme") {
             scene.params.scheme =
                 pick<HeatScheme>(source, l, {{"explicit", HeatScheme::Explicit}, {"implicit", HeatScheme::Implicit}});
@@ -235,17 +219,6 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
     if (deferred.adapt && scene.kind != SimulationKind::Smoke)
         fail(source, deferred.adapt->number, "'adapt' is for smoke scenes");
     return deferred;
-}
-
-using Sphere = std::array<double, 4>; ///< centre and radius
-
-/// An open domain without an `adapt` line: rebuilt every 4 steps, 6 voxels of margin (the run
-/// widens it when the flow is faster: docs/adaptive.md), threshold 0.01.
-constexpr Adaptation DefaultOpenAdaptation{4, 6, 0.01};
-
-Sphere sphereOf(const std::string& source, const Line& l, size_t k)
-{
-    return {number(source, l, k), number(source, l, k + 1), number(source, l, k + 2), number(source, l, k + 3)};
 }
 
 /// The voxels of `domain box` or `domain sphere`, in x, y, z order.
@@ -331,72 +304,6 @@ HostGridHandle buildDomain(const std::string& source, const DeferredLines& lines
     return grid;
 }
 
-/// The obstacles (`remove sphere`) and emitters (`emitter sphere`) as balls.
-void collectBalls(const std::string& source, const DeferredLines& lines, ActiveRegion& region)
-{
-    for (const Line* r : lines.removes) {
-        if (r->words.size() < 2 || r->words[1] != "sphere") fail(source, r->number, "only 'remove sphere CX CY CZ R'");
-        expectCount(source, *r, 6);
-        const Sphere s = sphereOf(source, *r, 2);
-        region.obstacles.push_back({s[0], s[1], s[2], s[3]});
-    }
-    for (const Line* l : lines.fields) {
-        if (l->words[0] != "emitter" || l->words.size() != 6 || l->words[1] != "sphere") continue;
-        const Sphere s = sphereOf(source, *l, 2);
-        if (!(s[3] > 0)) fail(source, l->number, "the emitter needs a positive radius");
-        if (std::fabs(s[0]) > MaxOpenCoord || std::fabs(s[1]) > MaxOpenCoord || std::fabs(s[2]) > MaxOpenCoord ||
-            s[3] > 800)
-            fail(source, l->number, "the emitter must lie within the index range (|centre| <= 2^30, radius <= 800)");
-        region.emitters.push_back({s[0], s[1], s[2], s[3]});
-    }
-}
-
-/// `adapt every K margin M threshold T`.
-Adaptation readAdapt(const std::string& source, const Line& l)
-{
-    expectCount(source, l, 7);
-    if (l.words[1] != "every" || l.words[3] != "margin" || l.words[5] != "threshold")
-        fail(source, l.number, "write 'adapt every K margin M threshold T'");
-    const double k = number(source, l, 2), m = number(source, l, 4), t = number(source, l, 6);
-    if (k < 1 || k > 1e6 || k != std::floor(k)) fail(source, l.number, "adapt every K: K must be a whole number from 1");
-    if (m < MinAdaptMargin || m > 1000 || m != std::floor(m))
-        fail(source, l.number,
-             "adapt margin M: M must be a whole number from " + std::to_string(MinAdaptMargin) +
-                 " (the trilinear sample's reach and the air layer) to 1000");
-    if (t < 0) fail(source, l.number, "adapt threshold T must be 0 or more");
-    return {int(k), int(m), t};
-}
-
-/// `domain open X0 Y0 Z0 X1 Y1 Z1`: the box X0 <= x < X1, and so on (inclusive bounds here).
-nanovdb::CoordBBox openBox(const std::string& source, const Line& d)
-{
-    expectCount(source, d, 8);
-    double b[6];
-    for (int k = 0; k < 6; ++k) {
-        b[k] = number(source, d, 2 + k);
-        if (b[k] != std::floor(b[k])) fail(source, d.number, "the open box's bounds must be whole numbers");
-        if (std::fabs(b[k]) > MaxOpenCoord)
-            fail(source, d.number, "the open box reaches past the index range (|coordinate| <= 2^30)");
-    }
-    for (int a = 0; a < 3; ++a)
-        if (!(b[a + 3] > b[a])) fail(source, d.number, std::string("the open box is empty along ") + "xyz"[a]);
-    return {nanovdb::Coord(int(b[0]), int(b[1]), int(b[2])),
-            nanovdb::Coord(int(b[3]) - 1, int(b[4]) - 1, int(b[5]) - 1)};
-}
-
-/// An open domain's first topology: its emitters dilated by the margin, within the box.
-HostGridHandle openDomain(const std::string& source, const Line& d, Scene& scene)
-{
-    scene.region.box = openBox(source, d);
-    const std::vector<nanovdb::Coord> seeds = solver::emitterVoxels(scene.region);
-    if (seeds.empty()) fail(source, d.number, "no emitter voxel lies inside the open box (and out of the obstacles)");
-    try {
-        return solver::activeSetOnHost(seeds, scene.adapt.margin, scene.region);
-    } catch (const std::runtime_error& e) {
-        fail(source, d.number, e.what());
-    }
-}
-
 /// Applies one initial-field statement (temperature, fixed, emitter) at every active voxel.
 void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
 {
@@ -412,7 +319,10 @@ void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
     const std::string& kind = l.words[1];
     std::vector<float>* target = key == "temperature" ? &scene.temperature
                                  : key == "fixed"     ? &scene.fixed
+                                 : key == "density"   ? &scene.density
                                                       : &scene.emitter;
+    if (key == "density" && scene.kind != SimulationKind::Smoke) fail(source, l.number, "'density' is for smoke scenes");
+    if (key == "density" && kind != "sphere") fail(source, l.number, "only 'density sphere CX CY CZ R VALUE'");
     if (key == "fixed" && scene.kind != SimulationKind::Heat) fail(source, l.number, "'fixed' is for heat scenes");
     if (key == "emitter" && scene.kind != SimulationKind::Smoke)
         fail(source, l.number, "'emitter' is for smoke scenes");
@@ -455,14 +365,15 @@ Scene parseScene(const std::string& text, const std::string& source, const std::
     const std::vector<Line> lines = splitLines(text);
     Scene scene;
     const DeferredLines deferred = readStatements(source, lines, scene);
-    collectBalls(source, deferred, scene.region);
+    std::vector<Ball> smoke;
+    collectBalls(source, deferred.removes, deferred.fields, scene.region, smoke);
     const Line& d = *deferred.domain;
     const bool open = d.words.size() >= 2 && d.words[1] == "open";
     if (deferred.adapt) scene.adapt = readAdapt(source, *deferred.adapt);
     if (open) {
         if (scene.kind != SimulationKind::Smoke) fail(source, d.number, "an open domain is for smoke scenes");
         if (!deferred.adapt) scene.adapt = DefaultOpenAdaptation;
-        scene.grid = openDomain(source, d, scene);
+        scene.grid = openDomain(source, d, scene, smoke);
     } else {
         scene.grid = buildDomain(source, deferred, baseDir, scene.region.obstacles);
         if (scene.adapt.enabled()) { // the loaded domain bounds where voxels may become active
@@ -472,8 +383,9 @@ Scene parseScene(const std::string& text, const std::string& source, const std::
     }
     for (const Line* l : deferred.fields)
         applyFieldLine(source, *l, scene);
-    if (scene.kind == SimulationKind::Smoke && scene.emitter.empty())
-        fail(source, lines.back().number, "a smoke scene needs an 'emitter'");
+    if (scene.kind == SimulationKind::Smoke && scene.emitter.empty() && scene.density.empty())
+        fail(source, lines.back().number, "a smoke scene needs an 'emitter' or an initial 'density'");
+    if (scene.kind == SimulationKind::Smoke && scene.emitter.empty()) scene.emitter.assign(scene.density.size(), 0.f);
     return scene;
 }
 

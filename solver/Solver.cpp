@@ -4,6 +4,7 @@
 
 #include "DeviceQueries.h"
 #include "Fields.h"
+#include "ActiveSet.h"
 #include "ResolverRules.h"
 #include "SolverEngine.h"
 
@@ -34,7 +35,8 @@ void checkChoice(const StencilChoice& c, Backend backend)
 } // namespace
 
 Solver::Solver(const Scene& scene, Backend backend, StencilChoice choice)
-    : mBackend(backend), mKind(scene.kind), mParams(scene.params), mChoice(choice)
+    : mBackend(backend), mKind(scene.kind), mParams(scene.params), mChoice(choice), mSceneName(scene.name),
+      mAdapt(scene.adapt), mRegion(solver::copyOf(scene.region)), mWind(scene.wind)
 {
     if (!scene.grid.grid<nanovdb::ValueOnIndex>()) throw std::invalid_argument("scene grid is not an OnIndex grid");
     checkChoice(choice, backend);
@@ -79,6 +81,30 @@ std::vector<std::string> Solver::fieldNames() const
 std::vector<float> Solver::field(const std::string& name) const { return mEngine->download(channelOf(name, mKind)); }
 const float* Solver::fieldData(const std::string& name) const { return mEngine->fieldData(channelOf(name, mKind)); }
 void* Solver::cudaStream() const { return mEngine->cudaStream(); }
+
+Scene Solver::snapshot() const
+{
+    Scene s;
+    s.name = mSceneName + " (snapshot)";
+    s.kind = mKind;
+    s.grid = mEngine->hostGrid();
+    s.params = mParams;
+    s.adapt = mAdapt;
+    s.adapt.rebuilds = false;
+    s.region = solver::copyOf(mRegion);
+    s.wind = mWind;
+    using solver::Channel;
+    s.temperature = mEngine->download(Channel::Temperature);
+    if (mKind == SimulationKind::Heat) {
+        s.fixed = mEngine->download(Channel::Fixed);
+    } else {
+        s.density = mEngine->download(Channel::Density);
+        s.emitter = mEngine->download(Channel::Emitter);
+        s.u = mEngine->download(Channel::U), s.v = mEngine->download(Channel::V), s.w = mEngine->download(Channel::W);
+        s.pressure = mEngine->download(Channel::Pressure);
+    }
+    return s;
+}
 
 uint64_t Solver::fieldsHash() const
 {

@@ -25,6 +25,9 @@ struct Adaptation {
     int every = 0; ///< K; 0: the topology never changes
     int margin = 0;
     double threshold = 0;
+    /// False: the scene keeps its air cells and open boundaries but never rebuilds (a frozen
+    /// adaptive scene, Solver::snapshot: the fixed-topology step on the same active voxels).
+    bool rebuilds = true;
     bool enabled() const { return every > 0; }
 };
 

@@ -6,6 +6,7 @@
 #include "GridGenerators.h"
 #include "SolverTypes.h"
 
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,7 +24,12 @@ struct Scene {
     HostGridHandle grid; ///< the domain: a leaf-only OnIndex grid
     /// Initial fields per value index (size lastOffset + 1; index 0 is the background), or empty for zeros.
     std::vector<float> temperature, density, fixed, emitter;
+    /// Smoke: initial face velocities and pressure per value index, or empty (Solver::snapshot).
+    std::vector<float> u, v, w, pressure;
     SimulationParams params;
+    /// Smoke: the initial face velocity everywhere, and the velocity voxels that become active
+    /// take (`wind VX VY VZ`; default still air).
+    std::array<float, 3> wind{0.f, 0.f, 0.f};
     /// Adaptive scenes (`adapt`, or `domain open`) rebuild their topology as the smoke moves.
     Adaptation adapt;
     /// Where they may be active; obstacles and emitters are listed for every scene.

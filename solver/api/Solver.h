@@ -66,6 +66,10 @@ public:
     /// The CUDA stream (a cudaStream_t) the solver's work runs on, null on the CPU: work queued
     /// on it after a step (the renderer's copy of a field) is ordered before the next step.
     void* cudaStream() const;
+    /// The current state as a scene: this topology, every field (the emitter's too), the
+    /// parameters and, for an adaptive scene, its region with rebuilds off (Adaptation::rebuilds),
+    /// so a solver made from it steps the same voxels with the same boundaries, never rebuilding.
+    Scene snapshot() const;
     /// FNV-1a hash of every field's bytes, in fieldNames() order.
     uint64_t fieldsHash() const;
 
@@ -76,6 +80,11 @@ private:
     SimulationParams mParams;
     StencilChoice mChoice;
     FrameTimings mLast;
+    // what snapshot() needs of the scene
+    std::string mSceneName;
+    Adaptation mAdapt;
+    ActiveRegion mRegion;
+    std::array<float, 3> mWind;
 };
 
 } // namespace vbm

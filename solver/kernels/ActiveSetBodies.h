@@ -63,15 +63,25 @@ struct RegionView {
 };
 
 /// The seed test: density or temperature above the threshold, or a face velocity component
-/// whose magnitude is above speedLimit (threshold times the largest).
+/// whose difference from the scene's wind (zero: still air) is above speedLimit, the threshold
+/// times the largest such difference. Relative to the wind, so a uniform wind alone seeds nothing.
 struct SeedTest {
     const float *density, *temperature, *u, *v, *w;
     float threshold, speedLimit;
+    float wind[3];
     __hostdev__ bool operator()(uint64_t i) const
     {
-        const float s = fmaxf(fabsf(u[i]), fmaxf(fabsf(v[i]), fabsf(w[i])));
+        const float s = fmaxf(fabsf(u[i] - wind[0]), fmaxf(fabsf(v[i] - wind[1]), fabsf(w[i] - wind[2])));
         return density[i] > threshold || temperature[i] > threshold || s > speedLimit;
     }
+};
+
+/// out[i] = in[i] - value (the velocity relative to the wind, for its largest component).
+struct SubtractValue {
+    const float* in;
+    float* out;
+    float value;
+    __hostdev__ void operator()(uint64_t i) const { out[i] = in[i] - value; }
 };
 
 /// The coordinate of a decoded voxel.

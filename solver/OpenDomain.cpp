@@ -1,0 +1,91 @@
+// The statements of adaptive scenes (see OpenDomain.h).
+#include "OpenDomain.h"
+
+#include "ActiveSet.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace vbm::scenetext {
+
+/// The obstacles (`remove sphere`) and emitters (`emitter sphere`) as balls; `density sphere`
+/// balls go to `smoke` (an open domain's first set holds them too).
+void collectBalls(const std::string& source, const std::vector<const Line*>& removes,
+                  const std::vector<const Line*>& fields, ActiveRegion& region, std::vector<Ball>& smoke)
+{
+    for (const Line* r : removes) {
+        if (r->words.size() < 2 || r->words[1] != "sphere") fail(source, r->number, "only 'remove sphere CX CY CZ R'");
+        expectCount(source, *r, 6);
+        const Sphere s = sphereOf(source, *r, 2);
+        region.obstacles.push_back({s[0], s[1], s[2], s[3]});
+    }
+    for (const Line* l : fields) {
+        const bool emitter = l->words[0] == "emitter" && l->words.size() == 6;
+        const bool density = l->words[0] == "density" && l->words.size() == 7;
+        if (!(emitter || density) || l->words[1] != "sphere") continue;
+        const Sphere s = sphereOf(source, *l, 2);
+        if (!(s[3] > 0)) fail(source, l->number, "the emitter needs a positive radius");
+        if (std::fabs(s[0]) > MaxOpenCoord || std::fabs(s[1]) > MaxOpenCoord || std::fabs(s[2]) > MaxOpenCoord ||
+            s[3] > 800)
+            fail(source, l->number, "the ball must lie within the index range (|centre| <= 2^30, radius <= 800)");
+        (emitter ? region.emitters : smoke).push_back({s[0], s[1], s[2], s[3]});
+    }
+}
+
+/// `adapt every K margin M threshold T`.
+Adaptation readAdapt(const std::string& source, const Line& l)
+{
+    expectCount(source, l, 7);
+    if (l.words[1] != "every" || l.words[3] != "margin" || l.words[5] != "threshold")
+        fail(source, l.number, "write 'adapt every K margin M threshold T'");
+    const double k = number(source, l, 2), m = number(source, l, 4), t = number(source, l, 6);
+    if (k < 1 || k > 1e6 || k != std::floor(k)) fail(source, l.number, "adapt every K: K must be a whole number from 1");
+    if (m < MinAdaptMargin || m > 1000 || m != std::floor(m))
+        fail(source, l.number,
+             "adapt margin M: M must be a whole number from " + std::to_string(MinAdaptMargin) +
+                 " (the trilinear sample's reach and the air layer) to 1000");
+    if (t < 0) fail(source, l.number, "adapt threshold T must be 0 or more");
+    return {int(k), int(m), t};
+}
+
+namespace {
+
+/// `domain open X0 Y0 Z0 X1 Y1 Z1`: the box X0 <= x < X1, and so on (inclusive bounds here).
+nanovdb::CoordBBox openBox(const std::string& source, const Line& d)
+{
+    expectCount(source, d, 8);
+    double b[6];
+    for (int k = 0; k < 6; ++k) {
+        b[k] = number(source, d, 2 + k);
+        if (b[k] != std::floor(b[k])) fail(source, d.number, "the open box's bounds must be whole numbers");
+        if (std::fabs(b[k]) > MaxOpenCoord)
+            fail(source, d.number, "the open box reaches past the index range (|coordinate| <= 2^30)");
+    }
+    for (int a = 0; a < 3; ++a)
+        if (!(b[a + 3] > b[a])) fail(source, d.number, std::string("the open box is empty along ") + "xyz"[a]);
+    return {nanovdb::Coord(int(b[0]), int(b[1]), int(b[2])),
+            nanovdb::Coord(int(b[3]) - 1, int(b[4]) - 1, int(b[5]) - 1)};
+}
+
+} // namespace
+
+/// An open domain's first topology: its emitters and initial smoke balls dilated by the margin,
+/// within the box.
+HostGridHandle openDomain(const std::string& source, const Line& d, Scene& scene, const std::vector<Ball>& smoke)
+{
+    scene.region.box = openBox(source, d);
+    std::vector<nanovdb::Coord> seeds = solver::emitterVoxels(scene.region);
+    ActiveRegion balls = solver::copyOf(scene.region);
+    balls.emitters = smoke;
+    for (const nanovdb::Coord& c : solver::emitterVoxels(balls))
+        seeds.push_back(c);
+    if (seeds.empty())
+        fail(source, d.number, "no emitter or density voxel lies inside the open box (and out of the obstacles)");
+    try {
+        return solver::activeSetOnHost(seeds, scene.adapt.margin, scene.region);
+    } catch (const std::runtime_error& e) {
+        fail(source, d.number, e.what());
+    }
+}
+
+} // namespace vbm::scenetext
