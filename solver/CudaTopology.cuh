@@ -68,9 +68,10 @@ struct TopologyBuilder<CudaExec> {
 
     Topology build(const ExecGrid<CudaExec>& grid, const SeedTest& seed, int margin)
     {
-        const cudaStream_t s = mExec.stream();
         auto masks = CudaExec::allocate<LeafMask>(grid.leafCount());
         mExec.voxels<7>(grid.view(7), MarkSeeds{seed, masks.data()});
+        cuda::checkCuda(cudaStreamSynchronize(mExec.stream()), "marking the rebuild's seeds");
+        const cudaStream_t s = ToolStream;
         DeviceGridHandle set = nanovdb::tools::cuda::PruneGrid<nanovdb::ValueOnIndex>(grid.grid(), masks.data(), s)
                                    .getHandle<nanovdb::cuda::DeviceBuffer>();
         if (header(set).activeVoxels == 0) {
@@ -85,6 +86,7 @@ struct TopologyBuilder<CudaExec> {
         if (set && mEmitters)
             set = nanovdb::tools::cuda::MergeGrids<nanovdb::ValueOnIndex>(device(set), device(mEmitters), s)
                       .getHandle<nanovdb::cuda::DeviceBuffer>();
+        if (!set && !mEmitters) throw std::runtime_error("rebuild: the adaptive scene's active set is empty");
         const IndexGrid* joined = set ? device(set) : device(mEmitters);
         const uint32_t leafCount = header(set ? set : mEmitters).leafCount;
         auto clip = CudaExec::allocate<LeafMask>(leafCount);
@@ -114,15 +116,25 @@ struct TopologyBuilder<CudaExec> {
 
     ExecGrid<CudaExec> coarsen(const ExecGrid<CudaExec>& g)
     {
-        return execGrid(nanovdb::tools::cuda::CoarsenGrid<nanovdb::ValueOnIndex>(g.grid(), mExec.stream())
+        cuda::checkCuda(cudaStreamSynchronize(mExec.stream()), "before coarsening a grid");
+        return execGrid(nanovdb::tools::cuda::CoarsenGrid<nanovdb::ValueOnIndex>(g.grid(), ToolStream)
                             .getHandle<nanovdb::cuda::DeviceBuffer>());
     }
 
 private:
+    /// NanoVDB 13's tools run on the legacy default stream: DilateGrid's 26-neighbour leaf
+    /// kernel is launched there whatever stream it is given, so with our non-blocking stream the
+    /// offsets pass raced it, the output's voxel count read 0 and the next DilateGrid
+    /// dereferenced an empty DeviceBuffer (a host segfault, found on the H200). On the legacy
+    /// stream every launch of a tool is ordered; ours are synchronized before and after.
+    static constexpr cudaStream_t ToolStream = 0;
+
     struct Header {
         uint64_t gridBytes = 0, activeVoxels = 0;
         uint32_t leafCount = 0;
     };
+    /// The grid in device memory (never of an empty handle: NanoVDB's DeviceBuffer::deviceData()
+    /// dereferences null then).
     static const IndexGrid* device(const DeviceGridHandle& h)
     {
         return static_cast<const IndexGrid*>(h.buffer().deviceData());

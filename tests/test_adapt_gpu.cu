@@ -141,3 +141,4 @@ TEST(GpuAdapt, SmokeOpenRuns1000StepsLikeTheCpu)
 }
 
 } // namespace vbm::solver
+
