@@ -2,6 +2,8 @@
 # Adaptive topology (issue 13), H200 run 2 (run 1 found the DilateGrid stream race: CudaTopology.cuh). .carry/new: this commit's binaries; .carry/old: the
 # commit before the issue (98b25d2), for the fixed-topology step timed old/new interleaved.
 source docs/results/restructure/h200-setup.sh
+# outputs go to one archive (the device tool brings back a few files only)
+R=$OUT; OUT=/tmp/run2; mkdir -p $OUT; trap 'tar czf $R/run2.tgz -C /tmp run2' EXIT
 N=$C/new; O=$C/old
 { pwd; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
   $N/test_adapt_gpu --gtest_brief=1
