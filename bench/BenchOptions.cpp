@@ -41,8 +41,9 @@ options:
                        a plume's step grows as it speeds up, so the default reaches
                        its steady state)
   --grow-steps N       adaptive scenes (`adapt`, `domain open`): steps before the
-                       comparison (default 300); then the scene's state is frozen into
-                       a fixed-topology solver and the two step in turns, --steps each
+                       comparison (default 300); then, in windows of the scene's K
+                       steps, its state is frozen into a fixed-topology solver and the
+                       two step in turns, --steps each
   -h, --help           this text
 
 exit codes: 0 done and all outputs identical, 1 an output differed or a run failed,
