@@ -69,8 +69,8 @@ void grow(vbm::Solver& a, int steps)
 void printTable(const Side& a, const Side& f)
 {
     std::printf("| | adaptive (rebuilds) | fixed topology (snapshot) | ratio |\n|---|---|---|---|\n");
-    std::printf("| **step, mean ms (rebuilds amortized)** | **%s** | **%s** | **%.3fx** |\n", fmt(a.meanStep(), 3).c_str(),
-                fmt(f.meanStep(), 3).c_str(), a.meanStep() / f.meanStep());
+    std::printf("| **step, mean ms (rebuilds amortized)** | **%s** | **%s** | **%.3fx** |\n",
+                fmt(a.meanStep(), 3).c_str(), fmt(f.meanStep(), 3).c_str(), a.meanStep() / f.meanStep());
     const vbm::Summary sa = a.series.summary(Phase::Step), sf = f.series.summary(Phase::Step);
     std::printf("| step, median ms (min-max) | %s | %s | %.3fx |\n", fmtRange(sa, 3).c_str(), fmtRange(sf, 3).c_str(),
                 sa.median / sf.median);
@@ -79,12 +79,13 @@ void printTable(const Side& a, const Side& f)
         std::printf("| %s, median ms | %s | %s | %.3fx |\n", vbm::phaseName(p), fmtRange(pa, 3).c_str(),
                     fmtRange(pf, 3).c_str(), pa.median / pf.median);
     }
-    std::printf("| rebuild, ms per step (amortized) | %s (%.1f%% of the step) | - | |\n", fmt(a.meanRebuild(), 3).c_str(),
-                100.0 * a.meanRebuild() / a.meanStep());
+    std::printf("| rebuild, ms per step (amortized) | %s (%.1f%% of the step) | - | |\n",
+                fmt(a.meanRebuild(), 3).c_str(), 100.0 * a.meanRebuild() / a.meanStep());
     for (Phase p : {Phase::RebuildTopology, Phase::RebuildVbm, Phase::RebuildRemap, Phase::RebuildHierarchy}) {
         const vbm::Summary s = a.series.summary(p);
-        if (s.count) std::printf("| %s, median ms where it ran | %s (%zu steps) | - | |\n", vbm::phaseName(p),
-                                 fmtRange(s, 3).c_str(), s.count);
+        if (s.count)
+            std::printf("| %s, median ms where it ran | %s (%zu steps) | - | |\n", vbm::phaseName(p),
+                        fmtRange(s, 3).c_str(), s.count);
     }
     std::printf("| active voxels | %llu-%llu | %llu-%llu | |\n\n", (unsigned long long)a.minActive,
                 (unsigned long long)a.maxActive, (unsigned long long)f.minActive, (unsigned long long)f.maxActive);

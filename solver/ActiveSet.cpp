@@ -103,7 +103,8 @@ nanovdb::CoordBBox setBounds(const std::vector<nanovdb::Coord>& seeds, int margi
     int64_t lo[3] = {INT64_MAX, INT64_MAX, INT64_MAX}, hi[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
     for (const auto& c : seeds)
         for (int a = 0; a < 3; ++a)
-            lo[a] = std::min<int64_t>(lo[a], int64_t(c[a]) - margin), hi[a] = std::max<int64_t>(hi[a], int64_t(c[a]) + margin);
+            lo[a] = std::min<int64_t>(lo[a], int64_t(c[a]) - margin),
+            hi[a] = std::max<int64_t>(hi[a], int64_t(c[a]) + margin);
     for (const Ball& b : region.emitters) {
         const double c[3] = {b.x, b.y, b.z};
         for (int a = 0; a < 3; ++a)

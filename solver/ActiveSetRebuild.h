@@ -29,16 +29,17 @@ struct TopologyBuilder;
 inline int rebuildMargin(const Adaptation& a, double umax, const SimulationParams& p)
 {
     const double reach = std::ceil(a.every * umax * p.dt / p.voxelSize) + MinAdaptMargin;
-    if (!(reach < 1e4)) throw std::runtime_error("rebuild: the flow is too fast for any margin (max |u| " +
-                                                 std::to_string(umax) + "): lower dt");
+    if (!(reach < 1e4))
+        throw std::runtime_error("rebuild: the flow is too fast for any margin (max |u| " + std::to_string(umax) +
+                                 "): lower dt");
     return std::max(a.margin, int(reach));
 }
 
 template <class Exec>
 class ActiveSetRebuild {
 public:
-    ActiveSetRebuild(StencilRunner<Exec>& run, Domain<Exec>& domain, Fields<Exec>& fields, const ExecRegion<Exec>& region,
-                     const Scene& scene)
+    ActiveSetRebuild(StencilRunner<Exec>& run, Domain<Exec>& domain, Fields<Exec>& fields,
+                     const ExecRegion<Exec>& region, const Scene& scene)
         : mRun(run), mDomain(domain), mFields(fields), mRegion(region), mAdapt(scene.adapt), mWind(scene.wind),
           mBuilder(run.exec(), scene.region, region.view())
     {
@@ -92,9 +93,8 @@ public:
         });
         if (mDomain.wantsMultigrid())
             timer.time(Phase::RebuildHierarchy, [&] {
-                mDomain.setHierarchy(MultigridHierarchy<Exec>(mDomain.fine(), mRun, [&](const ExecGrid<Exec>& g) {
-                    return mBuilder.coarsen(g);
-                }));
+                mDomain.setHierarchy(MultigridHierarchy<Exec>(
+                    mDomain.fine(), mRun, [&](const ExecGrid<Exec>& g) { return mBuilder.coarsen(g); }));
             });
         exec.synchronize();
     }

@@ -81,7 +81,7 @@ private:
     const RegionView* mRegion;
     ExecGrid<Exec> mFine;
     Array<float> mDiag;
-    Array<float> mAir; ///< adaptive scenes only
+    Array<float> mAir;                   ///< adaptive scenes only
     MultigridHierarchy<Exec> mHierarchy; ///< empty without multigrid
 };
 

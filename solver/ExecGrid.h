@@ -82,8 +82,8 @@ public:
                 exec.template buildVbm<7>(grid(), leafCount, e, mFirstLeafID[w].data(), mJumpMap[w].data());
             else
                 exec.template buildVbm<9>(grid(), leafCount, e, mFirstLeafID[w].data(), mJumpMap[w].data());
-            mView[w] = {grid(), mFirstLeafID[w].data(), mJumpMap[w].data(), e.firstOffset, e.blockCount,
-                        e.lastOffset + 1};
+            mView[w] = {grid(),        mFirstLeafID[w].data(), mJumpMap[w].data(),
+                        e.firstOffset, e.blockCount,           e.lastOffset + 1};
             mMetaBytes += e.blockCount * sizeof(uint32_t) + words * sizeof(uint64_t);
         }
     }

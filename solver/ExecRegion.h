@@ -14,7 +14,8 @@ class ExecRegion {
 
 public:
     explicit ExecRegion(const ActiveRegion& r)
-        : mObstacles(upload(r.obstacles)), mEmitters(upload(r.emitters)), mWithin(r.within ? ExecGrid<Exec>(r.within) : ExecGrid<Exec>())
+        : mObstacles(upload(r.obstacles)), mEmitters(upload(r.emitters)),
+          mWithin(r.within ? ExecGrid<Exec>(r.within) : ExecGrid<Exec>())
     {
         mView = {r.box.min(),
                  r.box.max(),

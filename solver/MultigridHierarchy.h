@@ -98,7 +98,6 @@ public:
     uint64_t arrayBytes() const { return mArrayBytes; }
 
 private:
-
     /// Level `grid`'s arrays and tables; `above` is the grid of the level above.
     void addLevel(const ExecGrid<Exec>& grid, const IndexGrid* above, StencilRunner<Exec>& run)
     {

@@ -39,7 +39,8 @@ Adaptation readAdapt(const std::string& source, const Line& l)
     if (l.words[1] != "every" || l.words[3] != "margin" || l.words[5] != "threshold")
         fail(source, l.number, "write 'adapt every K margin M threshold T'");
     const double k = number(source, l, 2), m = number(source, l, 4), t = number(source, l, 6);
-    if (k < 1 || k > 1e6 || k != std::floor(k)) fail(source, l.number, "adapt every K: K must be a whole number from 1");
+    if (k < 1 || k > 1e6 || k != std::floor(k))
+        fail(source, l.number, "adapt every K: K must be a whole number from 1");
     if (m < MinAdaptMargin || m > 1000 || m != std::floor(m))
         fail(source, l.number,
              "adapt margin M: M must be a whole number from " + std::to_string(MinAdaptMargin) +

@@ -39,9 +39,9 @@ public:
                              f[Temp::MultigridResidual]};
         // air cells (adaptive scenes) are the solve's fixed voxels: pressure 0, Dirichlet
         mCg.solve({Phase::PressureCg, f[Channel::Pressure], rhs, 0.f, 1.f, mDomain.air(), true}, ws, p, timer);
-        timer.time(Phase::Gradient,
-                   [&] { mRun.template cross<SubtractGradient>(mDomain.fine(), f[Channel::Pressure], u, v, w, mDomain.air());
-                   });
+        timer.time(Phase::Gradient, [&] {
+            mRun.template cross<SubtractGradient>(mDomain.fine(), f[Channel::Pressure], u, v, w, mDomain.air());
+        });
     }
 
     /// max |div u| / max |u| of the face velocity: 0 when the projection was exact.

@@ -166,7 +166,8 @@ bool readNumber(const std::string& source, const Line& l, SimulationParams& para
     expectCount(source, l, 2);
     const double v = number(source, l, 1);
     const bool mayBeZero = key == "buoyancy" || key == "weight";
-    if (mayBeZero ? !(v >= 0) : !(v > 0)) fail(source, l.number, key + (mayBeZero ? " must be 0 or more" : " must be positive"));
+    if (mayBeZero ? !(v >= 0) : !(v > 0))
+        fail(source, l.number, key + (mayBeZero ? " must be 0 or more" : " must be positive"));
     params.*(it->second) = v;
     return true;
 }
@@ -200,7 +201,8 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
             expectCount(source, l, 4);
             for (int a = 0; a < 3; ++a) {
                 const double v = number(source, l, 1 + a);
-                if (std::fabs(v) > 100) fail(source, l.number, "wind components must be at most 100 voxels per unit time");
+                if (std::fabs(v) > 100)
+                    fail(source, l.number, "wind components must be at most 100 voxels per unit time");
                 scene.wind[a] = float(v);
             }
         } else if (key == "scheme") {
@@ -321,7 +323,8 @@ void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
                                  : key == "fixed"     ? &scene.fixed
                                  : key == "density"   ? &scene.density
                                                       : &scene.emitter;
-    if (key == "density" && scene.kind != SimulationKind::Smoke) fail(source, l.number, "'density' is for smoke scenes");
+    if (key == "density" && scene.kind != SimulationKind::Smoke)
+        fail(source, l.number, "'density' is for smoke scenes");
     if (key == "density" && kind != "sphere") fail(source, l.number, "only 'density sphere CX CY CZ R VALUE'");
     if (key == "fixed" && scene.kind != SimulationKind::Heat) fail(source, l.number, "'fixed' is for heat scenes");
     if (key == "emitter" && scene.kind != SimulationKind::Smoke)

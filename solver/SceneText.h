@@ -47,5 +47,4 @@ inline Sphere sphereOf(const std::string& source, const Line& l, size_t k)
     return {number(source, l, k), number(source, l, k + 1), number(source, l, k + 2), number(source, l, k + 3)};
 }
 
-
 } // namespace vbm::scenetext

@@ -44,11 +44,10 @@ public:
         }
         Exec& exec = mRun.exec();
         timer.time(Phase::Sources, [&] { exec.elements(mDomain.valueCount(), emit); });
-        timer.time(Phase::CentreVelocity,
-                   [&] {
-                       mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, false, Emit{},
-                                                             Buoyancy{}, mDomain.air());
-                   });
+        timer.time(Phase::CentreVelocity, [&] {
+            mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, false, Emit{}, Buoyancy{},
+                                                  mDomain.air());
+        });
         float *wx = f[Temp::VorticityX], *wy = f[Temp::VorticityY], *wz = f[Temp::VorticityZ],
               *mag = f[Temp::VorticityMagnitude];
         timer.time(Phase::VorticityConfinement, [&] {

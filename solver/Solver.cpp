@@ -2,9 +2,9 @@
 // here; the engine (Simulation<Exec>) holds what lives in backend memory.
 #include "Solver.h"
 
+#include "ActiveSet.h"
 #include "DeviceQueries.h"
 #include "Fields.h"
-#include "ActiveSet.h"
 #include "ResolverRules.h"
 #include "SolverEngine.h"
 

@@ -3,6 +3,7 @@
 // the device-built VBM and coarse grids against the host builds; then, through the public API,
 // resolver and width identity with adaptation on, and 1,000 steps of smoke-open. GPU tests: they
 // skip, saying why, where no CUDA GPU is usable.
+#include "AdaptChecks.h"
 #include "CudaExec.cuh"
 #include "CudaTopology.cuh"
 #include "DeviceQueries.h"
@@ -22,17 +23,6 @@ namespace {
 
 #define SKIP_WITHOUT_GPU()                                                                                             \
     if (const std::string why = cudaUnavailableReason(); !why.empty()) GTEST_SKIP() << "GPU test skipped: " << why
-
-std::set<std::array<int, 3>> voxelSet(const IndexGrid* g)
-{
-    std::set<std::array<int, 3>> s;
-    for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
-        for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on) {
-            const auto c = leaves(g)[i].offsetToGlobalCoord(*on);
-            s.insert({c[0], c[1], c[2]});
-        }
-    return s;
-}
 
 /// A field with values above and below the threshold in a fixed pattern of the coordinates.
 std::vector<float> pattern(const IndexGrid* g, int channel)
@@ -62,8 +52,8 @@ TEST(GpuAdapt, DeviceTopologyEqualsTheHostsVoxelForVoxel)
         HostExec hexec;
         ExecGrid<HostExec> hgrid(scene.grid);
         TopologyBuilder<HostExec> hb(hexec, scene.region, hostRegionView(scene.region));
-        const SeedTest hseed{host[0].data(), host[1].data(), host[2].data(), host[3].data(), host[4].data(),
-                             0.1f, 0.3f, {0.f, 0.f, 0.f}};
+        const SeedTest hseed{host[0].data(), host[1].data(), host[2].data(), host[3].data(),
+                             host[4].data(), 0.1f,           0.3f,           {0.f, 0.f, 0.f}};
         ExecGrid<HostExec> hnew = hb.execGrid(hb.build(hgrid, hseed, margin));
         // the device
         CudaExec dexec;
@@ -75,8 +65,8 @@ TEST(GpuAdapt, DeviceTopologyEqualsTheHostsVoxelForVoxel)
             CudaExec::upload(dev[k], host[k]);
         }
         TopologyBuilder<CudaExec> db(dexec, scene.region, region.view());
-        const SeedTest dseed{dev[0].data(), dev[1].data(), dev[2].data(), dev[3].data(), dev[4].data(),
-                             0.1f, 0.3f, {0.f, 0.f, 0.f}};
+        const SeedTest dseed{dev[0].data(), dev[1].data(), dev[2].data(), dev[3].data(),
+                             dev[4].data(), 0.1f,          0.3f,          {0.f, 0.f, 0.f}};
         ExecGrid<CudaExec> dnew = db.execGrid(db.build(dgrid, dseed, margin));
         const HostGridHandle back = dnew.hostCopy();
         const IndexGrid* b = back.grid<nanovdb::ValueOnIndex>();
@@ -106,22 +96,10 @@ TEST(GpuAdapt, DeviceTopologyEqualsTheHostsVoxelForVoxel)
 TEST(GpuAdapt, EveryResolverAndWidthGivesTheSameFieldsWithAdaptationOn)
 {
     SKIP_WITHOUT_GPU();
-    const Scene scene = loadScene("smoke-open");
-    uint64_t want = 0;
-    for (int width : {7, 9})
-        for (Resolver r : {Resolver::NanoVDB13, Resolver::computeBoxStencil, Resolver::forEachBoxStencil,
-                           Resolver::computeBoxStencilCached, Resolver::forEachBoxStencilCached,
-                           Resolver::computeCrossStencil, Resolver::computeCrossStencilCached}) {
-            StencilChoice c;
-            c.laplacian = r, c.log2BlockWidth = width;
-            Solver s(scene, Backend::Cuda, c);
-            for (int k = 0; k < 13; ++k)
-                s.step();
-            EXPECT_EQ(s.topologyVersion(), 3u);
-            const uint64_t h = s.fieldsHash();
-            if (!want) want = h;
-            EXPECT_EQ(h, want) << resolverName(r) << " at width " << (1 << width);
-        }
+    expectSameFieldsWithAdaptation(Backend::Cuda,
+                                   {Resolver::NanoVDB13, Resolver::computeBoxStencil, Resolver::forEachBoxStencil,
+                                    Resolver::computeBoxStencilCached, Resolver::forEachBoxStencilCached,
+                                    Resolver::computeCrossStencil, Resolver::computeCrossStencilCached});
 }
 
 TEST(GpuAdapt, SmokeOpenRuns1000StepsLikeTheCpu)
@@ -141,4 +119,3 @@ TEST(GpuAdapt, SmokeOpenRuns1000StepsLikeTheCpu)
 }
 
 } // namespace vbm::solver
-

@@ -37,8 +37,8 @@ __hostdev__ inline bool insideBall(const Ball& b, const nanovdb::Coord& c)
 
 /// The region in executor memory (ActiveRegion's arrays and grid there).
 struct RegionView {
-    nanovdb::Coord lo, hi;           ///< the box, inclusive
-    const IndexGrid* within;         ///< null: the box alone
+    nanovdb::Coord lo, hi;   ///< the box, inclusive
+    const IndexGrid* within; ///< null: the box alone
     const Ball* obstacles;
     uint32_t obstacleCount;
     const Ball* emitters;

@@ -55,7 +55,9 @@ struct CentresFromFaces {
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
         const auto c = gatherCross<FromBox>(taps);
-        const auto lower = [&](const float* f, int t) { return c.n[t] ? f[c.n[t]] : (openFace(air, i, t) ? f[i] : 0.f); };
+        const auto lower = [&](const float* f, int t) {
+            return c.n[t] ? f[c.n[t]] : (openFace(air, i, t) ? f[i] : 0.f);
+        };
         cu[i] = 0.5f * (u[i] + lower(u, 1));
         cv[i] = 0.5f * (v[i] + lower(v, 3));
         cw[i] = 0.5f * (w[i] + lower(w, 5));
