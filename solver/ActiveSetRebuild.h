@@ -84,6 +84,10 @@ public:
         if (grid.activeVoxels() >= (uint64_t(1) << 31))
             throw std::runtime_error("rebuild: the active set would hold " + std::to_string(grid.activeVoxels()) +
                                      " voxels, over the 2^31-voxel limit");
+        // the new fields are made while the old ones still exist
+        mRun.exec().ensureRoom(grid.valueCount() * 5 / 4 * (sizeof(uint64_t) + mFields.bytesPerValue()),
+                               ("rebuild: the new active set of " + std::to_string(grid.activeVoxels()) + " voxels")
+                                   .c_str());
         timer.time(Phase::RebuildRemap, [&] { remap(grid); });
         timer.time(Phase::RebuildVbm, [&] { mDomain.adopt(std::move(grid)); });
         timer.time(Phase::RebuildRemap, [&] {

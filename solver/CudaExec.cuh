@@ -73,6 +73,17 @@ public:
         return mPinned;
     }
     /// Room for the partial sums of reductions over up to n value indices (before any capture).
+    /// Throws a one-line std::runtime_error, naming `what` and the sizes, when the device has
+    /// less than `bytes` free.
+    void ensureRoom(uint64_t bytes, const char* what)
+    {
+        size_t freeBytes = 0, total = 0;
+        cuda::checkCuda(cudaMemGetInfo(&freeBytes, &total), "cudaMemGetInfo");
+        if (bytes > freeBytes)
+            throw std::runtime_error(std::string(what) + " needs " + std::to_string(bytes >> 20) + " MiB of device memory, " +
+                                     std::to_string(freeBytes >> 20) + " MiB are free (of " +
+                                     std::to_string(total >> 20) + "): use a smaller scene or a larger threshold");
+    }
     void reserve(uint64_t n)
     {
         const uint64_t groups = (n + SumGroup - 1) / SumGroup;

@@ -198,6 +198,8 @@ public:
     void swap(Temp a, Temp b) { std::swap(mSlots[size_t(slotOf(a))], mSlots[size_t(slotOf(b))]); }
 
     uint64_t valueCount() const { return mCount; }
+    /// Bytes per value index of every channel and workspace array.
+    uint64_t bytesPerValue() const { return (mChannels.size() - countEmpty() + mSlots.size()) * sizeof(float); }
     uint64_t channelBytes() const { return mChannelBytes; }
     uint64_t workspaceBytes() const { return mWorkspaceBytes; }
 

@@ -129,6 +129,8 @@ public:
     void forgetReplays() {}
     const double* read(const Array<double>& a, int) { return a.data(); }
     void reserve(uint64_t) {}
+    /// Host allocations report their own failure (allocate()); nothing to check before.
+    void ensureRoom(uint64_t, const char*) {}
     /// While *flag != 0, launches do nothing (null: they always run).
     void skipWhen(const double* flag) { mSkip = flag; }
 
