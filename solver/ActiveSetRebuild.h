@@ -75,7 +75,7 @@ public:
                             f[Channel::V],
                             f[Channel::W],
                             float(mAdapt.threshold),
-                            float(mAdapt.threshold * relative),
+                            float(mAdapt.speedFraction() * relative),
                             {mWind[0], mWind[1], mWind[2]}};
         typename TopologyBuilder<Exec>::Topology topology;
         timer.time(Phase::RebuildTopology, [&] { topology = mBuilder.build(mDomain.fine(), seed, mLastMargin); });

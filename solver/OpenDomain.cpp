@@ -35,9 +35,11 @@ void collectBalls(const std::string& source, const std::vector<const Line*>& rem
 /// `adapt every K margin M threshold T`.
 Adaptation readAdapt(const std::string& source, const Line& l)
 {
-    expectCount(source, l, 7);
-    if (l.words[1] != "every" || l.words[3] != "margin" || l.words[5] != "threshold")
-        fail(source, l.number, "write 'adapt every K margin M threshold T'");
+    const bool speed = l.words.size() == 9;
+    if (!speed) expectCount(source, l, 7);
+    if (l.words[1] != "every" || l.words[3] != "margin" || l.words[5] != "threshold" ||
+        (speed && l.words[7] != "speed"))
+        fail(source, l.number, "write 'adapt every K margin M threshold T' (and optionally 'speed S')");
     const double k = number(source, l, 2), m = number(source, l, 4), t = number(source, l, 6);
     if (k < 1 || k > 1e6 || k != std::floor(k))
         fail(source, l.number, "adapt every K: K must be a whole number from 1");
@@ -46,7 +48,12 @@ Adaptation readAdapt(const std::string& source, const Line& l)
              "adapt margin M: M must be a whole number from " + std::to_string(MinAdaptMargin) +
                  " (the trilinear sample's reach and the air layer) to 1000");
     if (t < 0) fail(source, l.number, "adapt threshold T must be 0 or more");
-    return {int(k), int(m), t};
+    Adaptation a{int(k), int(m), t};
+    if (speed) {
+        a.speedThreshold = number(source, l, 8);
+        if (a.speedThreshold < 0) fail(source, l.number, "adapt speed S must be 0 or more");
+    }
+    return a;
 }
 
 namespace {

@@ -16,7 +16,7 @@ constexpr Adaptation DefaultOpenAdaptation{4, 6, 0.01};
 void collectBalls(const std::string& source, const std::vector<const Line*>& removes,
                   const std::vector<const Line*>& fields, ActiveRegion& region, std::vector<Ball>& smoke);
 
-/// `adapt every K margin M threshold T`.
+/// `adapt every K margin M threshold T [speed S]`.
 Adaptation readAdapt(const std::string& source, const Line& l);
 
 /// An open domain's first topology: its emitters and initial smoke balls dilated by the margin,

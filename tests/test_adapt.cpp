@@ -67,6 +67,14 @@ TEST(Adapt, BadStatementsGetALineNumberedError)
     expectSceneError(std::string(OpenHead) + "domain open -8 0 -8 8 16 8\nadapt every 4 margin 3\n", "takes 6 values",
                      4);
     expectSceneError("kind heat\ndomain box 0 0 0 8 8 8\nadapt every 4 margin 3 threshold 0.1\n", "smoke", 3);
+    expectSceneError(std::string(OpenHead) +
+                         "domain open -8 0 -8 8 16 8\nadapt every 4 margin 3 threshold 0.1 speed -1\n",
+                     "speed S", 4);
+    const Scene ok = parseScene(
+        std::string(OpenHead) + "domain open -8 0 -8 8 16 8\nadapt every 4 margin 3 threshold 0.1 speed 0.5\n", "ok");
+    EXPECT_EQ(ok.adapt.speedFraction(), 0.5);
+    EXPECT_EQ(parseScene(std::string(OpenHead) + "domain open -8 0 -8 8 16 8\n", "default").adapt.speedFraction(),
+              0.01);
     expectSceneError("kind smoke\nemitter sphere 100 6 0 3\ndomain open -8 0 -8 8 16 8\n", "no emitter", 3);
 }
 

@@ -17,14 +17,17 @@ struct Ball {
     double x = 0, y = 0, z = 0, r = 0;
 };
 
-/// `adapt every K margin M threshold T`: before every K-th step the active set is rebuilt from
-/// the voxels whose density or temperature exceeds T, or whose speed (the largest face-velocity
-/// component) exceeds T times the largest, dilated by M voxels (the L-infinity ball), joined with
-/// the emitters, kept inside the region and out of the obstacles.
+/// `adapt every K margin M threshold T [speed S]`: before every K-th step the active set is
+/// rebuilt from the voxels whose density or temperature exceeds T, or whose speed (the largest
+/// face-velocity component, relative to the wind) exceeds S (default T) times the largest, dilated by M voxels (the
+/// L-infinity ball), joined with the emitters, kept inside the region and out of the obstacles.
 struct Adaptation {
     int every = 0; ///< K; 0: the topology never changes
     int margin = 0;
     double threshold = 0;
+    /// `... speed S`: the speed seed's own threshold (times the largest speed); below 0: T.
+    double speedThreshold = -1;
+    double speedFraction() const { return speedThreshold >= 0 ? speedThreshold : threshold; }
     /// False: the scene keeps its air cells and open boundaries but never rebuilds (a frozen
     /// adaptive scene, Solver::snapshot: the fixed-topology step on the same active voxels).
     bool rebuilds = true;
