@@ -41,7 +41,7 @@ public:
     ActiveSetRebuild(StencilRunner<Exec>& run, Domain<Exec>& domain, Fields<Exec>& fields,
                      const ExecRegion<Exec>& region, const Scene& scene)
         : mRun(run), mDomain(domain), mFields(fields), mRegion(region), mAdapt(scene.adapt), mWind(scene.wind),
-          mBuilder(run.exec(), scene.region, region.view())
+          mBuilder(run.exec(), scene.adapt.enabled() ? scene.region : noRegion(), region.view())
     {
     }
 
@@ -104,6 +104,12 @@ public:
     }
 
 private:
+    /// What a fixed-topology scene's builder gets: nothing to prepare (no emitter grid).
+    static const ActiveRegion& noRegion()
+    {
+        static const ActiveRegion none;
+        return none;
+    }
     /// Every channel onto `grid`, by coordinate.
     void remap(const ExecGrid<Exec>& grid)
     {
