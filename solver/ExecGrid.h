@@ -72,9 +72,7 @@ public:
     {
         for (int w = 0; w < 2; ++w) {
             const int L = w == 0 ? 7 : 9;
-            VbmExtent e;
-            e.firstOffset = firstOffset, e.lastOffset = lastOffset;
-            e.blockCount = (lastOffset + 1 - firstOffset + (uint64_t(1) << L) - 1) >> L;
+            const VbmExtent e = vbmExtent(firstOffset, lastOffset, L);
             const uint64_t words = e.blockCount << (L - 6);
             mFirstLeafID[w] = Exec::template allocate<uint32_t>(e.blockCount);
             mJumpMap[w] = Exec::template allocate<uint64_t>(words);

@@ -248,10 +248,7 @@ CoordList boxOrSphereVoxels(const std::string& source, const Line& d)
     for (int i = int(b[0]); i < int(b[3]); ++i)
         for (int j = int(b[1]); j < int(b[4]); ++j)
             for (int k = int(b[2]); k < int(b[5]); ++k) {
-                if (sphere) {
-                    const double dx = i - s[0], dy = j - s[1], dz = k - s[2];
-                    if (dx * dx + dy * dy + dz * dz >= s[3] * s[3]) continue;
-                }
+                if (sphere && !solver::insideBall({s[0], s[1], s[2], s[3]}, nanovdb::Coord(i, j, k))) continue;
                 coords.emplace_back(i, j, k);
             }
     return coords;
@@ -347,8 +344,7 @@ void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
         const float value = key == "emitter" ? 1.f : float(number(source, l, 6));
         uint64_t hit = 0;
         forEachVoxel([&](uint64_t i, const nanovdb::Coord& c) {
-            const double dx = c[0] - s[0], dy = c[1] - s[1], dz = c[2] - s[2];
-            if (dx * dx + dy * dy + dz * dz >= s[3] * s[3]) return;
+            if (!solver::insideBall({s[0], s[1], s[2], s[3]}, c)) return; // the test a rebuild's emitters use
             ++hit;
             if (key == "fixed")
                 scene.fixed[i] = 1.f, scene.temperature[i] = value;

@@ -20,19 +20,20 @@ struct VbmExtent {
     uint64_t blockCount = 0;
 };
 
+/// The VBM extent of value indices firstOffset..lastOffset, for blocks of 2^log2BlockWidth.
+inline VbmExtent vbmExtent(uint64_t firstOffset, uint64_t lastOffset, int log2BlockWidth)
+{
+    const uint64_t count = lastOffset + 1 - firstOffset;
+    return {firstOffset, lastOffset, (count + (uint64_t(1) << log2BlockWidth) - 1) >> log2BlockWidth};
+}
+
 /// The VBM extent of a grid that satisfies checkVbmGrid(), for blocks of 2^log2BlockWidth.
 inline VbmExtent vbmExtent(const IndexGrid* grid, int log2BlockWidth)
 {
-    VbmExtent e;
     const uint32_t leafCount = grid->tree().nodeCount(0);
-    if (leafCount == 0) return e;
-    const IndexLeaf& first = leaves(grid)[0];
-    const IndexLeaf& last = leaves(grid)[leafCount - 1];
-    e.firstOffset = first.data()->firstOffset();
-    e.lastOffset = last.data()->lastOffset();
-    const uint64_t count = e.lastOffset + 1 - e.firstOffset;
-    e.blockCount = (count + (uint64_t(1) << log2BlockWidth) - 1) >> log2BlockWidth;
-    return e;
+    if (leafCount == 0) return VbmExtent{};
+    return vbmExtent(leaves(grid)[0].data()->firstOffset(), leaves(grid)[leafCount - 1].data()->lastOffset(),
+                     log2BlockWidth);
 }
 
 /// Why a grid cannot carry a VBM as it is, or "" if it can: it must be sequential
