@@ -100,25 +100,31 @@ int runAdaptiveBench(const Options& opt, const vbm::Scene& scene)
     std::printf("# vbm-bench --solver %s (adaptive: rebuilt every %d steps)\n\ndevice: %s; commit %s\n\n",
                 opt.solverScene.c_str(), every, vbm::cudaDeviceDescription().c_str(), gitCommit());
     grow(a, opt.growSteps);
-    // line up with the rebuilds: the window starts right after a step that rebuilt
+    // line up with the rebuilds: the next step rebuilds
     while (!a.step().rebuilt) {
     }
+    for (int k = 1; k < every; ++k)
+        a.step();
     const vbm::MemoryReport mem = a.memory();
     const int windows = std::max(1, opt.steps / every);
-    std::printf("after %d steps: %llu active voxels, %.1f B/voxel on the device. Then %d windows of %d steps: at "
-                "the start of each, the adaptive state is frozen into a fixed-topology solver (Solver::snapshot, "
-                "not timed), and the two step in turns, so both step the same voxels and the window holds the "
-                "adaptive side's next rebuild (the first window is warm-up)\n\n",
+    std::printf("after %d steps: %llu active voxels, %.1f B/voxel on the device. Then %d windows of %d steps: each "
+                "starts with the adaptive side's rebuild step; its new topology and state are then frozen into a "
+                "fixed-topology solver (Solver::snapshot, not timed), and the two take the window's steps in turns, "
+                "so both step the same voxels (the first window is warm-up)\n\n",
                 opt.growSteps, (unsigned long long)a.activeVoxels(), mem.perVoxel(mem.total()), windows, every);
     Side sa, sf;
     bool fixedFinite = true;
     for (int w = 0; w <= windows; ++w) {
+        const vbm::FrameTimings& first = a.step();
+        if (!first.rebuilt) throw std::logic_error("the adaptive bench's window does not start with a rebuild");
+        if (w > 0) sa.add(first);
         vbm::Solver f(a.snapshot(), vbm::Backend::Cuda);
         for (int k = 0; k < every; ++k) {
-            const vbm::FrameTimings& ra = a.step();
-            if (w > 0) sa.add(ra);
             const vbm::FrameTimings& rf = f.step();
             if (w > 0) sf.add(rf);
+            if (k + 1 == every) break;
+            const vbm::FrameTimings& ra = a.step();
+            if (w > 0) sa.add(ra);
         }
         if (w == windows) fixedFinite = finite(f);
         std::fprintf(stderr, "\r[vbm-bench] window %d/%d   ", w, windows);

@@ -1,11 +1,9 @@
 // Number formatting for vbm-bench's tables (see BenchReport.h).
 #include "BenchReport.h"
 
-#include <cstdio>
+#include "GitCommit.h" // VBM_GIT_COMMIT, written at build time
 
-#ifndef VBM_GIT_COMMIT
-#define VBM_GIT_COMMIT "unknown"
-#endif
+#include <cstdio>
 
 namespace bench {
 

@@ -1,29 +1,26 @@
-// The CUDA backend's TopologyBuilder (ActiveSetRebuild.h): the new active set made on the device
-// with NanoVDB 13's tools on OnIndex grids, following the rule of docs/adaptive.md step by step:
-// PruneGrid keeps the seeds (a per-leaf mask written by MarkSeeds), DilateGrid grows them one
-// voxel (26 neighbours) per call, MergeGrids joins the emitters' grid (built once, at start), and
-// PruneGrid again keeps what the region allows (ClipMasks). CoarsenGrid makes the multigrid's
-// levels. The topology never goes through the host; each tool reads the source's tree sizes and
-// root table back to size its output, and execGrid() reads the new grid's header (its sizes).
+// The CUDA backend's TopologyBuilder (ActiveSetRebuild.h): the new active set made on the device,
+// following the rule of docs/adaptive.md step by step: MarkSeeds writes the seeds as per-leaf
+// masks, dilateOnDevice (CudaDilation.cuh: NanoVDB 13's TopologyBuilder with our kernels)
+// dilates them by the margin and joins the emitters' grid (built once, at start) in one grid
+// build per 8 voxels of margin, and NanoVDB's PruneGrid keeps what the region allows
+// (ClipMasks). CoarsenGrid makes the multigrid's levels. The topology never goes through the
+// host; the dilation reads the source's root tiles back, PruneGrid its tree sizes and root
+// table, and execGrid() the new grid's header (its sizes).
 #pragma once
 
 #include "ActiveSet.h"
 #include "ActiveSetRebuild.h"
+#include "CudaDilation.cuh"
 #include "CudaExec.cuh"
 
 #include <nanovdb/cuda/DeviceBuffer.h>
 #include <nanovdb/tools/cuda/CoarsenGrid.cuh>
-#include <nanovdb/tools/cuda/DilateGrid.cuh>
-#include <nanovdb/tools/cuda/MergeGrids.cuh>
 #include <nanovdb/tools/cuda/PruneGrid.cuh>
 
 #include <cstring>
 #include <vector>
 
 namespace vbm::solver {
-
-using DeviceGridHandle = nanovdb::GridHandle<nanovdb::cuda::DeviceBuffer>;
-using LeafMask = nanovdb::Mask<3>;
 
 /// Sets voxel (leaf, offset)'s bit in its leaf's mask. Thread-local (atomic).
 __device__ inline void setMaskBit(LeafMask* masks, uint32_t leaf, uint32_t offset)
@@ -62,6 +59,10 @@ struct TopologyBuilder<CudaExec> {
         const std::vector<nanovdb::Coord> e = emitterVoxels(region);
         if (e.empty()) return; // a fixed-topology scene without balls: never rebuilt
         HostGridHandle host = indexGridFromCoords(e);
+        const IndexGrid* g = host.grid<nanovdb::ValueOnIndex>();
+        mEmitterLeaves = g->tree().nodeCount(0);
+        for (uint32_t t = 0; t < g->tree().root().tileCount(); ++t)
+            mEmitterTiles.push_back(g->tree().root().tile(t)->origin());
         mEmitters = host.copy<nanovdb::cuda::DeviceBuffer>();
         mEmitters.buffer().deviceUpload(exec.stream(), true);
     }
@@ -72,30 +73,15 @@ struct TopologyBuilder<CudaExec> {
         mExec.voxels<7>(grid.view(7), MarkSeeds{seed, masks.data()});
         cuda::checkCuda(cudaStreamSynchronize(mExec.stream()), "marking the rebuild's seeds");
         const cudaStream_t s = ToolStream;
-        DeviceGridHandle set = nanovdb::tools::cuda::PruneGrid<nanovdb::ValueOnIndex>(grid.grid(), masks.data(), s)
-                                   .getHandle<nanovdb::cuda::DeviceBuffer>();
-        if (header(set).activeVoxels == 0) {
-            set = DeviceGridHandle(); // nothing seeds: the emitters alone
-        } else {
-            for (int k = 0; k < margin; ++k) {
-                nanovdb::tools::cuda::DilateGrid<nanovdb::ValueOnIndex> dilate(device(set), s);
-                dilate.setOperation(nanovdb::tools::morphology::NN_FACE_EDGE_VERTEX);
-                set = dilate.getHandle<nanovdb::cuda::DeviceBuffer>();
-            }
-        }
-        if (set && mEmitters)
-            set = nanovdb::tools::cuda::MergeGrids<nanovdb::ValueOnIndex>(device(set), device(mEmitters), s)
-                      .getHandle<nanovdb::cuda::DeviceBuffer>();
-        if (!set && !mEmitters) throw std::runtime_error("rebuild: the adaptive scene's active set is empty");
-        const IndexGrid* joined = set ? device(set) : device(mEmitters);
-        const uint32_t leafCount = header(set ? set : mEmitters).leafCount;
-        auto clip = CudaExec::allocate<LeafMask>(leafCount);
-        if (leafCount) {
-            const uint64_t threads = uint64_t(leafCount) * 512;
-            clipMasksKernel<<<unsigned((threads + 255) / 256), 256, 0, s>>>(joined, leafCount, mView, clip.data());
-            cuda::checkCuda(cudaGetLastError(), "the rebuild's region mask kernel");
-        }
-        DeviceGridHandle out = nanovdb::tools::cuda::PruneGrid<nanovdb::ValueOnIndex>(joined, clip.data(), s)
+        const IndexGrid* joinGrid = mEmitters ? device(mEmitters) : nullptr;
+        const Dilated set = dilateBy(grid.grid(), grid.leafCount(), masks.data(), margin, joinGrid, mEmitterLeaves,
+                                     mEmitterTiles, s);
+        if (set.leafCount == 0) throw std::runtime_error("rebuild: the adaptive scene's active set is empty");
+        auto clip = CudaExec::allocate<LeafMask>(set.leafCount);
+        const uint64_t threads = uint64_t(set.leafCount) * 512;
+        clipMasksKernel<<<unsigned((threads + 255) / 256), 256, 0, s>>>(device(set.grid), set.leafCount, mView, clip.data());
+        cuda::checkCuda(cudaGetLastError(), "the rebuild's region mask kernel");
+        DeviceGridHandle out = nanovdb::tools::cuda::PruneGrid<nanovdb::ValueOnIndex>(device(set.grid), clip.data(), s)
                                    .getHandle<nanovdb::cuda::DeviceBuffer>();
         cuda::checkCuda(cudaStreamSynchronize(s), "building the new active set on the device");
         return out;
@@ -122,11 +108,11 @@ struct TopologyBuilder<CudaExec> {
     }
 
 private:
-    /// NanoVDB 13's tools run on the legacy default stream: DilateGrid's 26-neighbour leaf
-    /// kernel is launched there whatever stream it is given, so with our non-blocking stream the
-    /// offsets pass raced it, the output's voxel count read 0 and the next DilateGrid
-    /// dereferenced an empty DeviceBuffer (a host segfault, found on the H200). On the legacy
-    /// stream every launch of a tool is ordered; ours are synchronized before and after.
+    /// NanoVDB 13's tools, and our dilation through its TopologyBuilder, run on the legacy
+    /// default stream. DilateGrid (used before CudaDilation.cuh) launches its 26-neighbour leaf
+    /// kernel there whatever stream it is given: on our non-blocking stream the offsets pass raced
+    /// it and a host segfault followed (found on the H200). On the legacy stream every launch of
+    /// a tool is ordered; ours are synchronized before and after.
     static constexpr cudaStream_t ToolStream = 0;
 
     struct Header {
@@ -153,6 +139,8 @@ private:
     CudaExec& mExec;
     RegionView mView;
     DeviceGridHandle mEmitters; ///< the emitters' voxels (within the region), made once
+    uint32_t mEmitterLeaves = 0;
+    std::vector<nanovdb::Coord> mEmitterTiles; ///< its root tiles' origins
 };
 
 } // namespace vbm::solver

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <set>
 
 // Inside the namespace, not `using namespace vbm`: vbm::cuda would make the ::cuda of the
@@ -38,6 +39,65 @@ std::vector<float> pattern(const IndexGrid* g, int channel)
 }
 
 } // namespace
+
+TEST(GpuAdapt, DeviceDilationEqualsTheHostsForEveryMargin)
+{
+    SKIP_WITHOUT_GPU();
+    // two clusters of voxels, one where eight root tiles meet (the origin), one at a tile's far
+    // corner; every seventh voxel a seed. Joined: a small ball elsewhere.
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> offset(-20, 20);
+    const nanovdb::Coord centres[2] = {nanovdb::Coord(0, 0, 0), nanovdb::Coord(4095, 4090, -4097)};
+    std::vector<nanovdb::Coord> voxels, seeds[2], joined;
+    for (int k = 0; k < 2; ++k)
+        for (int i = 0; i < 3000; ++i) {
+            const nanovdb::Coord c = centres[k].offsetBy(offset(rng), offset(rng), offset(rng));
+            voxels.push_back(c);
+            if (i % 7 == 0) seeds[k].push_back(c);
+        }
+    for (int x = -3; x <= 3; ++x)
+        for (int y = -3; y <= 3; ++y)
+            for (int z = -3; z <= 3; ++z)
+                if (x * x + y * y + z * z <= 9) joined.push_back(nanovdb::Coord(100 + x, -50 + y, 30 + z));
+    const HostGridHandle src = indexGridFromCoords(voxels), join = indexGridFromCoords(joined);
+    const IndexGrid* s = src.grid<nanovdb::ValueOnIndex>();
+    const IndexGrid* j = join.grid<nanovdb::ValueOnIndex>();
+    std::vector<LeafMask> masks(s->tree().nodeCount(0));
+    for (int k = 0; k < 2; ++k)
+        for (const nanovdb::Coord& c : seeds[k]) {
+            const IndexLeaf* l = s->tree().root().probeLeaf(c);
+            masks[l - leaves(s)].setOn(IndexLeaf::CoordToOffset(c));
+        }
+    std::vector<nanovdb::Coord> joinTiles;
+    for (uint32_t t = 0; t < j->tree().root().tileCount(); ++t)
+        joinTiles.push_back(j->tree().root().tile(t)->origin());
+    auto dsrc = src.copy<nanovdb::cuda::DeviceBuffer>();
+    auto djoin = join.copy<nanovdb::cuda::DeviceBuffer>();
+    dsrc.buffer().deviceUpload(cudaStream_t(0), true), djoin.buffer().deviceUpload(cudaStream_t(0), true);
+    cuda::DeviceArray<LeafMask> dmasks(masks.size());
+    ASSERT_EQ(cudaMemcpy(dmasks.data(), masks.data(), masks.size() * sizeof(LeafMask), cudaMemcpyHostToDevice),
+              cudaSuccess);
+    ActiveRegion everywhere;
+    everywhere.box = nanovdb::CoordBBox(nanovdb::Coord(-MaxOpenCoord), nanovdb::Coord(MaxOpenCoord));
+    for (int margin : {0, 1, 3, 7, 8, 9, 13, 17}) {
+        Dilated d = dilateBy(static_cast<const IndexGrid*>(dsrc.buffer().deviceData()), s->tree().nodeCount(0),
+                             dmasks.data(), margin, static_cast<const IndexGrid*>(djoin.buffer().deviceData()),
+                             j->tree().nodeCount(0), joinTiles, 0);
+        d.grid.buffer().deviceDownload(cudaStream_t(0), true);
+        const IndexGrid* b = d.grid.grid<nanovdb::ValueOnIndex>();
+        ASSERT_NE(b, nullptr);
+        EXPECT_EQ(checkVbmGrid(b), "") << "margin " << margin;
+        EXPECT_EQ(b->tree().nodeCount(0), d.leafCount);
+        // the host's bitmap dilation, cluster by cluster (they are far apart), and the ball
+        std::set<std::array<int, 3>> want = voxelSet(j);
+        for (int k = 0; k < 2; ++k) {
+            const HostGridHandle h = activeSetOnHost(seeds[k], margin, everywhere);
+            const auto part = voxelSet(h.grid<nanovdb::ValueOnIndex>());
+            want.insert(part.begin(), part.end());
+        }
+        EXPECT_EQ(voxelSet(b), want) << "margin " << margin;
+    }
+}
 
 TEST(GpuAdapt, DeviceTopologyEqualsTheHostsVoxelForVoxel)
 {
