@@ -39,11 +39,12 @@ options:
   --steps N            solver steps per configuration (default 300, at least 5; the
                        first 3 are warm-up; past 100, medians by window of steps too:
                        a plume's step grows as it speeds up, so the default reaches
-                       its steady state)
+                       its steady state); adaptive scenes: 40 by default
   --grow-steps N       adaptive scenes (`adapt`, `domain open`): steps before the
-                       comparison (default 300); then, in windows of the scene's K
-                       steps, its state is frozen into a fixed-topology solver and the
-                       two step in turns, --steps each
+                       comparison (default 60: smoke-open-4m holds 5M voxels then);
+                       then, in windows of the scene's K steps, each starting with a
+                       rebuild, its state is frozen into a fixed-topology solver and
+                       the two step in turns, --steps each
   -h, --help           this text
 
 exit codes: 0 done and all outputs identical, 1 an output differed or a run failed,

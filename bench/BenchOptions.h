@@ -16,8 +16,8 @@ struct Options {
     bool decode = true;      ///< the decode-alone table (widths 64..512)
     std::string json;        ///< write every number here as JSON, when set
     std::string solverScene; ///< --solver: time full solver steps of this scene instead
-    int steps = 300;         ///< --solver: steps per configuration
-    int growSteps = 300;     ///< --solver on an adaptive scene: steps before the comparison
+    int steps = 0;           ///< --solver: steps per configuration (0: the mode's default)
+    int growSteps = 60;      ///< --solver on an adaptive scene: steps before the comparison
     bool help = false;
 };
 

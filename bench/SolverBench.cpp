@@ -122,10 +122,15 @@ void printSubsteps(const SolverRun& run, double maxCfl)
 
 } // namespace
 
-int runSolverBench(const Options& opt)
+int runSolverBench(Options opt)
 {
     const vbm::Scene scene = vbm::loadScene(opt.solverScene);
-    if (scene.adapt.enabled()) return runAdaptiveBench(opt, scene);
+    constexpr int FixedSteps = 300, AdaptiveSteps = 40; // --steps' defaults
+    if (scene.adapt.enabled()) {
+        if (opt.steps == 0) opt.steps = AdaptiveSteps;
+        return runAdaptiveBench(opt, scene);
+    }
+    if (opt.steps == 0) opt.steps = FixedSteps;
     const vbm::StencilChoice fast{}; // computeCrossStencilCached + forEachBoxStencilCached, w128
     const vbm::StencilChoice base{vbm::Resolver::computeBoxStencil, vbm::Resolver::computeBoxStencil, 7};
     const vbm::StencilChoice wide{vbm::StencilChoice{}.laplacian, vbm::StencilChoice{}.advection, 9};

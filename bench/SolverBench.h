@@ -10,6 +10,6 @@ namespace bench {
 /// Runs opt.steps steps of each configuration of opt.solverScene in turns and prints the phase
 /// table and the summary lines on stdout (and opt.json when set). Returns 0 when the three
 /// configurations' fields are bitwise identical, else 1. Throws vbm::SceneError for a bad scene.
-int runSolverBench(const Options& opt);
+int runSolverBench(Options opt);
 
 } // namespace bench
