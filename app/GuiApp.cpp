@@ -73,8 +73,9 @@ void runScriptCommand(GuiState& s, const ScriptCommand& c)
         s.quit = true;
 }
 
-/// Keys and the mouse over the volume, unless ImGui is using them.
-void handleInput(GuiState& s, render::OrbitCamera& camera, float volumeX, float volumeHeight)
+/// Keys and the mouse over the volume, unless ImGui is using them. Returns whether the mouse
+/// moved the camera.
+bool handleInput(GuiState& s, render::OrbitCamera& camera, float volumeX, float volumeHeight)
 {
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.WantCaptureKeyboard) {
@@ -90,12 +91,14 @@ void handleInput(GuiState& s, render::OrbitCamera& camera, float volumeX, float 
         for (int k = 0; k < int(AllResolvers.size()); ++k)
             if (ImGui::IsKeyPressed(GLFW_KEY_1 + k, false)) selectResolver(s, AllResolvers[size_t(k)]);
     }
-    if (io.WantCaptureMouse || io.MousePos.x < volumeX) return;
+    if (io.WantCaptureMouse || io.MousePos.x < volumeX) return false;
     const ImVec2 d = io.MouseDelta;
-    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) orbit(camera, d.x, d.y);
+    bool moved = false;
+    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) orbit(camera, d.x, d.y), moved = true;
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Right) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle))
-        pan(camera, d.x, d.y, volumeHeight);
-    if (io.MouseWheel != 0) zoom(camera, io.MouseWheel);
+        pan(camera, d.x, d.y, volumeHeight), moved = true;
+    if (io.MouseWheel != 0) zoom(camera, io.MouseWheel), moved = true;
+    return moved;
 }
 
 /// The window and what runs in it. Members are destroyed in reverse order: the ImGui layer before
@@ -201,7 +204,7 @@ void WindowApp::buildPanels()
 {
     mImGui->beginFrame();
     const float volumeX = float(panelWidth(mFbWidth));
-    handleInput(mState, mSession->view().camera, volumeX, float(mFbHeight));
+    if (handleInput(mState, mSession->view().camera, volumeX, float(mFbHeight))) mSession->stopFollowing();
     const Solver& solver = mSession->solver();
     const render::VolumeRenderer& r = *mSession->renderer();
     mPanel.renderPath = "field path: " + r.pathDescription();

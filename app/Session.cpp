@@ -6,6 +6,7 @@
 #include "FieldExport.h"
 #include "SceneSetup.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace vbm::app {
@@ -127,6 +128,10 @@ uint64_t Session::updateRendererGrid()
     const HostGridHandle grid = solver().grid();
     mRenderer->setGrid(grid); // counts its upload to the renderer's device
     mRendererTopology = version;
+    for (int a = 0; a < 3; ++a)
+        mSeenMin[a] = std::min(mSeenMin[a], mRenderer->boxMin()[a]),
+        mSeenMax[a] = std::max(mSeenMax[a], mRenderer->boxMax()[a]);
+    if (mFollowGrid) mView.camera = render::OrbitCamera::framing(mSeenMin, mSeenMax);
     mFieldChanged = true;
     return mBackend == Backend::Cuda ? grid.gridSize() : 0; // the copy out of the solver's device
 }
@@ -158,7 +163,11 @@ void Session::setChoice(const StencilChoice& c)
 
 void Session::frameView()
 {
-    if (mRenderer) mView.camera = render::OrbitCamera::framing(mRenderer->boxMin(), mRenderer->boxMax());
+    if (!mRenderer) return;
+    for (int a = 0; a < 3; ++a)
+        mSeenMin[a] = mRenderer->boxMin()[a], mSeenMax[a] = mRenderer->boxMax()[a];
+    mView.camera = render::OrbitCamera::framing(mSeenMin, mSeenMax);
+    mFollowGrid = true;
 }
 
 size_t Session::exportFields(const std::string& path) const

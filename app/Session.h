@@ -65,8 +65,11 @@ public:
 
     /// Switches the first solver's resolvers or block width; the state is kept, the view follows.
     void setChoice(const StencilChoice& c);
-    /// The camera framing the grid again.
+    /// The camera framing the grid again, and following it as the topology grows (the box of
+    /// every grid since, so it only ever widens) until stopFollowing().
     void frameView();
+    /// The user moved the camera: new grids no longer reframe it.
+    void stopFollowing() { mFollowGrid = false; }
     View& view() { return mView; }
     /// Writes every field of the first solver as a .nvdb file, over its current topology;
     /// returns how many.
@@ -118,6 +121,8 @@ private:
     std::unique_ptr<render::VolumeRenderer> mRenderer;
     std::string mInterop = "auto", mSharedWhyNot;
     View mView;
+    bool mFollowGrid = true;
+    float mSeenMin[3] = {0, 0, 0}, mSeenMax[3] = {0, 0, 0}; ///< the grids' boxes since frameView()
 };
 
 } // namespace vbm::app
