@@ -5,6 +5,7 @@
 #include "ResolverChoice.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 namespace vbm::app {
@@ -99,7 +100,11 @@ void readSlice(ArgReader& r, Options& o)
     if (axis != "x" && axis != "y" && axis != "z")
         throw UsageError("--slice takes x, y or z, optionally :POS, got '" + v + "'");
     o.sliceAxis = axis[0] - 'x';
-    if (colon != std::string::npos) o.slicePosition = ArgReader("--slice position", v.substr(colon + 1)).real();
+    if (colon == std::string::npos) return;
+    const double pos = ArgReader("--slice position", v.substr(colon + 1)).real();
+    if (std::fabs(pos) > double(1 << 30))
+        throw UsageError("--slice position must be an index coordinate within +-2^30, got '" + v.substr(colon + 1) + "'");
+    o.slicePosition = pos;
 }
 
 using FlagReader = void (*)(ArgReader&, Options&);
@@ -111,7 +116,11 @@ const std::pair<const char*, FlagReader> Flags[] = {
     {"--headless", [](ArgReader&, Options& o) { o.headless = true; }},
     {"--script", [](ArgReader& r, Options& o) { o.script = r.value(); }},
     {"--frames", [](ArgReader& r, Options& o) { o.frames = int(r.integer(1, 10000000)); }},
-    {"--scene", [](ArgReader& r, Options& o) { o.scene = r.value(); }},
+    {"--scene",
+     [](ArgReader& r, Options& o) {
+         o.scene = r.value();
+         if (o.scene.empty()) throw UsageError("--scene needs a built-in name or a .scene file, got ''");
+     }},
     {"--backend", [](ArgReader& r, Options& o) { o.backend = r.backend(); }},
     {"--resolver", readResolver},
     {"--advection-resolver", readAdvectionResolver},
@@ -129,11 +138,11 @@ const std::pair<const char*, FlagReader> Flags[] = {
          o.renderExplicit = true;
      }},
     {"--size", readSize},
-    {"--screenshot", [](ArgReader& r, Options& o) { o.screenshot = r.path({".png"}); }},
-    {"--export", [](ArgReader& r, Options& o) { o.exportPath = r.path({".nvdb"}); }},
+    {"--screenshot", [](ArgReader& r, Options& o) { o.screenshot = r.outputPath({".png"}); }},
+    {"--export", [](ArgReader& r, Options& o) { o.exportPath = r.outputPath({".nvdb"}); }},
     {"--timings",
      [](ArgReader& r, Options& o) {
-         o.timings = r.path({".csv", ".json"});
+         o.timings = r.outputPath({".csv", ".json"});
      }},
     {"--overlay",
      [](ArgReader& r, Options& o) {

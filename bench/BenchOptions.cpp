@@ -80,7 +80,7 @@ Options parseOptions(int argc, char** argv)
         else if (a == "--no-decode")
             o.decode = false;
         else if (a == "--json")
-            o.json = args.value();
+            o.json = args.outputPath({});
         else if (a == "--solver")
             o.solverScene = args.value();
         else if (a == "--steps")

@@ -8,8 +8,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <new>
 #include <sstream>
+
+#include <unistd.h> // access
 
 namespace vbm::cli {
 
@@ -89,6 +92,20 @@ std::string ArgReader::path(const std::vector<std::string>& suffixes)
     for (const std::string& s : suffixes)
         if (v.size() > s.size() && v.compare(v.size() - s.size(), s.size(), s) == 0) return v;
     throw UsageError(mFlag + " FILE must end in " + listOf(suffixes) + ", got '" + v + "'");
+}
+
+std::string ArgReader::outputPath(const std::vector<std::string>& suffixes)
+{
+    const std::string v = suffixes.empty() ? value() : path(suffixes);
+    const std::filesystem::path p(v);
+    const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+    std::error_code ec;
+    if (std::filesystem::is_directory(p, ec)) throw UsageError(mFlag + " " + v + ": is a folder, not a file");
+    if (!std::filesystem::is_directory(dir, ec))
+        throw UsageError(mFlag + " " + v + ": the folder '" + dir.string() + "' does not exist");
+    if (access(dir.c_str(), W_OK) != 0)
+        throw UsageError(mFlag + " " + v + ": the folder '" + dir.string() + "' is not writable");
+    return v;
 }
 
 Resolver ArgReader::resolver()

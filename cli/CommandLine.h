@@ -45,6 +45,9 @@ public:
     std::string choice(const std::vector<std::string>& choices);
     /// The value as a path ending in one of `suffixes` (".png", ...).
     std::string path(const std::vector<std::string>& suffixes);
+    /// A file to write (ending in one of `suffixes`, or anything when empty), checked now, before
+    /// any work: its folder exists and is writable, and it is not a folder.
+    std::string outputPath(const std::vector<std::string>& suffixes);
     /// The value as a resolver name (NanoVDB13, computeBoxStencil, ...).
     Resolver resolver();
     /// The value as a backend: cuda or cpu.

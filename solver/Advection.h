@@ -39,7 +39,7 @@ public:
         const double cfl = vmax * p.dt / p.voxelSize;
         const int substeps = std::max(1, int(std::ceil(cfl / std::min(1.0, p.maxCfl))));
         if (substeps > 10000 || !std::isfinite(cfl))
-            throw std::runtime_error("smoke velocity blew up (CFL " + std::to_string(cfl) + ")");
+            throw NonFiniteError("the velocity blew up (CFL " + std::to_string(cfl) + ")");
         for (int s = 0; s < substeps; ++s)
             substep(float(p.dt / substeps / p.voxelSize));
         timer.stop(Phase::Advection, t);

@@ -4,6 +4,7 @@
 // whose totals stay on the device. Every kernel is a programmatic dependent launch on sm_90.
 #pragma once
 
+#include "kernels/AbsOrInf.h"
 #include "vbm/BlockSkeleton.h"
 #include "vbm/VbmView.h"
 
@@ -155,7 +156,7 @@ static __global__ void __launch_bounds__(ReduceThreads)
     waitForPreviousKernel();
     double s = 0.0;
     for (uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-        s = fmax(s, fmax(fabs(double(a[i])), fmax(fabs(double(b[i])), fabs(double(c[i])))));
+        s = fmax(s, fmax(absOrInf(a[i]), fmax(absOrInf(b[i]), absOrInf(c[i]))));
     __shared__ double sh[ReduceThreads];
     sh[threadIdx.x] = s;
     __syncthreads();

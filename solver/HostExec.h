@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ResolverRules.h"
+#include "kernels/AbsOrInf.h"
 #include "vbm/BlockSkeleton.h"
 #include "vbm/VbmView.h"
 
@@ -134,15 +135,11 @@ public:
     /// While *flag != 0, launches do nothing (null: they always run).
     void skipWhen(const double* flag) { mSkip = flag; }
 
-    /// max over [1, n) of |a[i]|, |b[i]|, |c[i]|.
+    /// max over [1, n) of |a[i]|, |b[i]|, |c[i]|; infinity where one is NaN (absOrInf).
     double maxAbs(const float* a, const float* b, const float* c, uint64_t n)
     {
         return reduce(
-            n,
-            [&](uint64_t i) {
-                return double(std::max({std::fabs(a[i]), std::fabs(b[i]), std::fabs(c[i])}));
-            },
-            true);
+            n, [&](uint64_t i) { return std::max({absOrInf(a[i]), absOrInf(b[i]), absOrInf(c[i])}); }, true);
     }
 
     /// Phase timer: a steady clock (the CPU work is synchronous).

@@ -24,10 +24,7 @@ void collectBalls(const std::string& source, const std::vector<const Line*>& rem
         const bool density = l->words[0] == "density" && l->words.size() == 7;
         if (!(emitter || density) || l->words[1] != "sphere") continue;
         const Sphere s = sphereOf(source, *l, 2);
-        if (!(s[3] > 0)) fail(source, l->number, "the emitter needs a positive radius");
-        if (std::fabs(s[0]) > MaxOpenCoord || std::fabs(s[1]) > MaxOpenCoord || std::fabs(s[2]) > MaxOpenCoord ||
-            s[3] > 800)
-            fail(source, l->number, "the ball must lie within the index range (|centre| <= 2^30, radius <= 800)");
+        if (s[3] > 800) fail(source, l->number, "the ball's radius must be at most 800 (2^31 voxels)");
         (emitter ? region.emitters : smoke).push_back({s[0], s[1], s[2], s[3]});
     }
 }
@@ -64,10 +61,8 @@ nanovdb::CoordBBox openBox(const std::string& source, const Line& d)
     expectCount(source, d, 8);
     double b[6];
     for (int k = 0; k < 6; ++k) {
-        b[k] = number(source, d, 2 + k);
+        b[k] = coordinate(source, d, 2 + k);
         if (b[k] != std::floor(b[k])) fail(source, d.number, "the open box's bounds must be whole numbers");
-        if (std::fabs(b[k]) > MaxOpenCoord)
-            fail(source, d.number, "the open box reaches past the index range (|coordinate| <= 2^30)");
     }
     for (int a = 0; a < 3; ++a)
         if (!(b[a + 3] > b[a])) fail(source, d.number, std::string("the open box is empty along ") + "xyz"[a]);

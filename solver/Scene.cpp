@@ -63,6 +63,9 @@ CoordList levelSetVoxels(const std::string& path, bool interior, const std::stri
     fail(source, line, path + ": holds no float grid (need a float level set)");
 }
 
+/// parseScene, and with `runnable` the checks of a scene about to run (defined below).
+Scene parseText(const std::string& text, const std::string& source, const std::string& baseDir, bool runnable);
+
 } // namespace
 
 std::vector<std::string> builtinSceneNames()
@@ -77,21 +80,26 @@ Scene loadScene(const std::string& nameOrPath)
 {
     for (const auto& s : BuiltinScenes)
         if (nameOrPath == s.first) {
-            Scene scene = parseScene(s.second, std::string("built-in scene ") + s.first);
+            Scene scene = parseText(s.second, std::string("built-in scene ") + s.first, ".", true);
             scene.name = s.first;
             return scene;
         }
+    if (nameOrPath.empty()) throw SceneError("the scene name is empty: give a built-in name or a .scene file");
+    std::error_code ec;
+    if (std::filesystem::is_directory(nameOrPath, ec))
+        throw SceneError(scenetext::printable(nameOrPath) + ": is a directory, not a scene file");
     std::ifstream in(nameOrPath);
     if (!in) {
         std::string names;
         for (const auto& n : builtinSceneNames())
             names += (names.empty() ? "" : ", ") + n;
-        throw SceneError(nameOrPath + ": no such scene file or built-in scene (built-ins: " + names + ")");
+        throw SceneError(scenetext::printable(nameOrPath) + ": no such scene file or built-in scene (built-ins: " +
+                         names + ")");
     }
     std::stringstream text;
     text << in.rdbuf();
     const std::filesystem::path p(nameOrPath);
-    Scene scene = parseScene(text.str(), nameOrPath, p.has_parent_path() ? p.parent_path().string() : ".");
+    Scene scene = parseText(text.str(), nameOrPath, p.has_parent_path() ? p.parent_path().string() : ".", true);
     scene.name = p.stem().string();
     return scene;
 }
@@ -102,7 +110,8 @@ namespace {
 std::vector<Line> splitLines(const std::string& text)
 {
     std::vector<Line> lines;
-    std::istringstream in(text);
+    // a UTF-8 byte-order mark (some editors write one) is not part of the first statement
+    std::istringstream in(text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.substr(3) : text);
     std::string raw;
     int n = 0;
     while (std::getline(in, raw)) {
@@ -122,6 +131,7 @@ struct DeferredLines {
     const Line* domain = nullptr;
     const Line* adapt = nullptr;
     std::vector<const Line*> removes, fields;
+    std::map<std::string, int> settingLines; ///< where each numeric setting was given
 };
 
 /// One of the word-valued settings (kind, scheme, pressure_preconditioner).
@@ -172,6 +182,39 @@ bool readNumber(const std::string& source, const Line& l, SimulationParams& para
     return true;
 }
 
+/// The line of a numeric setting, or where its default applies (the 'kind' line).
+int settingLine(const DeferredLines& d, const std::vector<Line>& lines, const std::string& key)
+{
+    if (const auto it = d.settingLines.find(key); it != d.settingLines.end()) return it->second;
+    for (const Line& l : lines)
+        if (l.words[0] == "kind") return l.number;
+    return lines.empty() ? 1 : lines.front().number;
+}
+
+/// The settings that bound each other.
+void checkSettings(const std::string& source, const std::vector<Line>& lines, const DeferredLines& d,
+                   const Scene& scene)
+{
+    if (scene.params.maxCfl > 1) fail(source, settingLine(d, lines, "max_cfl"), "max_cfl must be at most 1");
+}
+
+/// What would stop a run at its first step, for a scene about to run (loadScene): the explicit
+/// heat scheme's stability bound. (parseScene leaves it: tests and tools set dt afterwards.)
+void checkRunnable(const std::string& source, const std::vector<Line>& lines, const DeferredLines& d,
+                   const Scene& scene)
+{
+    const SimulationParams& p = scene.params;
+    if (scene.kind == SimulationKind::Heat && p.scheme == HeatScheme::Explicit && p.dt > explicitStableDt(p)) {
+        const bool given = d.settingLines.count("dt") != 0;
+        char what[200];
+        std::snprintf(what, sizeof what,
+                      "the explicit heat scheme needs dt <= voxel_size^2 / (6 alpha) = %g; dt is %g%s: lower dt "
+                      "or use 'scheme implicit'",
+                      explicitStableDt(p), p.dt, given ? "" : " (the default)");
+        fail(source, settingLine(d, lines, "dt"), what);
+    }
+}
+
 /// Reads the settings into `scene` and sets the statements that need the domain aside.
 DeferredLines readStatements(const std::string& source, const std::vector<Line>& lines, Scene& scene)
 {
@@ -199,28 +242,36 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
             deferred.fields.push_back(&l);
         } else if (key == "wind") {
             expectCount(source, l, 4);
-            for (int a = 0; a < 3; ++a) {
-                const double v = number(source, l, 1 + a);
-                if (std::fabs(v) > 100)
-                    fail(source, l.number, "wind components must be at most 100 voxels per unit time");
-                scene.wind[a] = float(v);
-            }
+            for (int a = 0; a < 3; ++a)
+                scene.wind[a] = float(numberIn(source, l, 1 + a, -100, 100, "a wind component (voxels per unit time)"));
         } else if (key == "scheme") {
             scene.params.scheme =
                 pick<HeatScheme>(source, l, {{"explicit", HeatScheme::Explicit}, {"implicit", HeatScheme::Implicit}});
         } else if (key == "pressure_preconditioner") {
             scene.params.pressurePreconditioner = pick<Preconditioner>(
                 source, l, {{"multigrid", Preconditioner::Multigrid}, {"jacobi", Preconditioner::Jacobi}});
-        } else if (!readNumber(source, l, scene.params)) {
+        } else if (readNumber(source, l, scene.params)) {
+            deferred.settingLines[key] = l.number;
+        } else {
             fail(source, l.number, "unknown statement '" + key + "'");
         }
     }
     if (!haveKind) fail(source, lines.empty() ? 1 : lines.back().number, "no 'kind' line (heat or smoke)");
     if (!deferred.domain) fail(source, lines.empty() ? 1 : lines.back().number, "no 'domain' line");
-    if (scene.params.maxCfl > 1) fail(source, 0, "max_cfl must be at most 1");
+    checkSettings(source, lines, deferred, scene);
     if (deferred.adapt && scene.kind != SimulationKind::Smoke)
         fail(source, deferred.adapt->number, "'adapt' is for smoke scenes");
     return deferred;
+}
+
+/// The one voxel cap of every domain kind.
+void checkVoxelCount(const std::string& source, const Line& d, double count)
+{
+    if (count >= MaxDomainVoxels) {
+        char what[160];
+        std::snprintf(what, sizeof what, "the domain would hold about %.3g voxels, over the 2^31-voxel limit", count);
+        fail(source, d.number, what);
+    }
 }
 
 /// The voxels of `domain box` or `domain sphere`, in x, y, z order.
@@ -229,21 +280,21 @@ CoordList boxOrSphereVoxels(const std::string& source, const Line& d)
     const bool sphere = d.words[1] == "sphere";
     double b[6];
     Sphere s{};
+    double count = 0;
     if (!sphere) {
         expectCount(source, d, 8);
         for (int k = 0; k < 6; ++k)
-            b[k] = number(source, d, 2 + k);
+            b[k] = std::floor(coordinate(source, d, 2 + k));
+        count = (b[3] - b[0]) * (b[4] - b[1]) * (b[5] - b[2]);
     } else {
         expectCount(source, d, 6);
         s = sphereOf(source, d, 2);
-        if (!(s[3] > 0)) fail(source, d.number, "the sphere needs a positive radius");
         for (int k = 0; k < 3; ++k)
             b[k] = std::floor(s[k] - s[3]), b[k + 3] = std::ceil(s[k] + s[3]) + 1;
+        count = 4.0 / 3.0 * 3.14159265358979 * s[3] * s[3] * s[3];
     }
-    const uint64_t MaxVoxels = uint64_t(1) << 31;
-    const double count = (b[3] - b[0]) * (b[4] - b[1]) * (b[5] - b[2]);
     if (!(b[3] > b[0] && b[4] > b[1] && b[5] > b[2])) fail(source, d.number, "the box is empty");
-    if (count > double(MaxVoxels)) fail(source, d.number, "the domain is too large (over 2^31 voxels)");
+    checkVoxelCount(source, d, count);
     CoordList coords;
     for (int i = int(b[0]); i < int(b[3]); ++i)
         for (int j = int(b[1]); j < int(b[4]); ++j)
@@ -268,6 +319,7 @@ CoordList gridVoxels(const IndexGrid* g)
 HostGridHandle buildDomain(const std::string& source, const DeferredLines& lines, const std::string& baseDir,
                            const std::vector<Ball>& obstacles)
 {
+    // obstacles[k] is lines.removes[k]'s ball (collectBalls)
     const Line& d = *lines.domain;
     if (d.words.size() < 2) fail(source, d.number, "'domain' needs a shape: shell, box, sphere, nvdb or open");
     const std::string& shape = d.words[1];
@@ -277,6 +329,8 @@ HostGridHandle buildDomain(const std::string& source, const DeferredLines& lines
         expectCount(source, d, 4);
         const double r = number(source, d, 2), t = number(source, d, 3);
         if (!(r > 0 && t > 0 && r < 1e5)) fail(source, d.number, "shell needs a positive radius and thickness");
+        const double outer = r + t / 2 + 1, inner = std::max(0.0, r - t / 2 - 1);
+        checkVoxelCount(source, d, 4.0 / 3.0 * 3.14159265358979 * (outer * outer * outer - inner * inner * inner));
         grid = makeSphereShell(r, t);
     } else if (shape == "box" || shape == "sphere") {
         coords = boxOrSphereVoxels(source, d);
@@ -293,12 +347,21 @@ HostGridHandle buildDomain(const std::string& source, const DeferredLines& lines
     }
     if (!obstacles.empty()) {
         if (coords.empty()) coords = gridVoxels(grid.grid<nanovdb::ValueOnIndex>()); // shell: its voxels back out
-        for (const Ball& b : obstacles)
-            std::erase_if(coords, [&](const nanovdb::Coord& c) { return solver::insideBall(b, c); });
+        for (size_t k = 0; k < obstacles.size(); ++k) {
+            std::erase_if(coords, [&](const nanovdb::Coord& c) { return solver::insideBall(obstacles[k], c); });
+            if (coords.empty()) fail(source, lines.removes[k]->number, "this 'remove' leaves the domain no voxel");
+        }
     }
-    if (!coords.empty()) grid = indexGridFromCoords(coords);
+    if (!coords.empty()) {
+        checkVoxelCount(source, d, double(coords.size()));
+        grid = indexGridFromCoords(coords);
+    }
     const IndexGrid* g = grid.grid<nanovdb::ValueOnIndex>();
     if (!g || g->activeVoxelCount() == 0) fail(source, d.number, "the domain has no voxels");
+    const nanovdb::CoordBBox box = g->indexBBox();
+    for (int a = 0; a < 3; ++a)
+        if (std::fabs(double(box.min()[a])) > SafeCoordinate || std::fabs(double(box.max()[a])) > SafeCoordinate)
+            fail(source, d.number, "the domain reaches past the safe index range (+-2^30)");
     if (const std::string why = checkVbmGrid(g); !why.empty()) fail(source, d.number, "unusable domain: " + why);
     return grid;
 }
@@ -357,9 +420,8 @@ void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
     }
 }
 
-} // namespace
-
-Scene parseScene(const std::string& text, const std::string& source, const std::string& baseDir)
+/// parseScene, and with `runnable` checkRunnable too.
+Scene parseText(const std::string& text, const std::string& source, const std::string& baseDir, bool runnable)
 {
     const std::vector<Line> lines = splitLines(text);
     Scene scene;
@@ -385,7 +447,15 @@ Scene parseScene(const std::string& text, const std::string& source, const std::
     if (scene.kind == SimulationKind::Smoke && scene.emitter.empty() && scene.density.empty())
         fail(source, lines.back().number, "a smoke scene needs an 'emitter' or an initial 'density'");
     if (scene.kind == SimulationKind::Smoke && scene.emitter.empty()) scene.emitter.assign(scene.density.size(), 0.f);
+    if (runnable) checkRunnable(source, lines, deferred, scene); // after the structure's own errors
     return scene;
+}
+
+} // namespace
+
+Scene parseScene(const std::string& text, const std::string& source, const std::string& baseDir)
+{
+    return parseText(text, source, baseDir, false);
 }
 
 } // namespace vbm

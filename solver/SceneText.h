@@ -1,11 +1,14 @@
 // The scene text format's pieces shared by the files that read it (Scene.cpp, OpenDomain.cpp):
-// a statement (its line and words), the error that names file and line, and number reading.
+// a statement (its line and words), the error that names file and line, and number reading:
+// every number of a scene is read, and range-checked, here.
 #pragma once
 
+#include "ActiveRegion.h"
 #include "Scene.h"
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -17,9 +20,37 @@ struct Line {
     std::vector<std::string> words;
 };
 
+/// Coordinates a scene may name: every voxel, and its stencil neighbours, stays well inside the
+/// int range (the cached table's neighbour-leaf origins, a tree walk's neighbours).
+inline constexpr double SafeCoordinate = double(MaxOpenCoord); // 2^30
+/// The voxel cap of every domain kind (the VBM's 32-bit voxel indices).
+inline constexpr double MaxDomainVoxels = double(uint64_t(1) << 31);
+
+/// `text` with control bytes and bytes that are not UTF-8 written as \xNN, so a message quoting
+/// a file never echoes binary junk to the terminal.
+inline std::string printable(const std::string& text)
+{
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        for (size_t k = 1; k < len; ++k)
+            if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) >> 6) != 2) len = 0;
+        if (len > 1) {
+            out.append(text, i, len), i += len - 1;
+        } else if (len == 1 && c >= 0x20 && c != 0x7f) {
+            out += char(c);
+        } else {
+            out += "\\x", out += hex[c >> 4], out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
 [[noreturn]] inline void fail(const std::string& source, int line, const std::string& what)
 {
-    throw SceneError(source + ":" + std::to_string(line) + ": " + what);
+    throw SceneError(printable(source + ":" + std::to_string(line) + ": " + what));
 }
 
 inline double number(const std::string& source, const Line& l, size_t k)
@@ -32,6 +63,25 @@ inline double number(const std::string& source, const Line& l, size_t k)
     return v;
 }
 
+/// A number in [lo, hi]; the error names `what`.
+inline double numberIn(const std::string& source, const Line& l, size_t k, double lo, double hi,
+                       const std::string& what)
+{
+    const double v = number(source, l, k);
+    if (!(v >= lo && v <= hi)) {
+        char range[96];
+        std::snprintf(range, sizeof range, " must be from %.10g to %.10g, not %.10g", lo, hi, v);
+        fail(source, l.number, what + range);
+    }
+    return v;
+}
+
+/// A coordinate within +-SafeCoordinate.
+inline double coordinate(const std::string& source, const Line& l, size_t k)
+{
+    return numberIn(source, l, k, -SafeCoordinate, SafeCoordinate, "a coordinate (the safe index range is +-2^30)");
+}
+
 inline void expectCount(const std::string& source, const Line& l, size_t n)
 {
     if (l.words.size() != n)
@@ -42,9 +92,16 @@ inline void expectCount(const std::string& source, const Line& l, size_t n)
 
 using Sphere = std::array<double, 4>; ///< centre and radius
 
+/// CX CY CZ R: a ball with a positive radius, wholly inside the safe index range.
 inline Sphere sphereOf(const std::string& source, const Line& l, size_t k)
 {
-    return {number(source, l, k), number(source, l, k + 1), number(source, l, k + 2), number(source, l, k + 3)};
+    const Sphere s{coordinate(source, l, k), coordinate(source, l, k + 1), coordinate(source, l, k + 2),
+                   number(source, l, k + 3)};
+    if (!(s[3] > 0)) fail(source, l.number, "the sphere needs a positive radius");
+    for (int a = 0; a < 3; ++a)
+        if (std::fabs(s[a]) + s[3] > SafeCoordinate)
+            fail(source, l.number, "the sphere reaches past the safe index range (+-2^30)");
+    return s;
 }
 
 } // namespace vbm::scenetext

@@ -36,25 +36,13 @@ public:
 
     const FrameTimings& step(const SimulationParams& p, const StencilChoice& choice) override
     {
-        mRun.setChoice(choice);
-        mTimer.beginStep();
-        if (mRebuild.due(mStepsDone)) {
-            mRebuild.run(p, mTimer);
-            ++mTopologyVersion;
-            mTimer.report().rebuilt = true;
+        const uint64_t number = mStepsDone + 1;
+        try {
+            return stepOnce(p, choice);
+        } catch (const NonFiniteError& e) {
+            throw NonFiniteError("step " + std::to_string(number) + ": " + e.what() +
+                                 ": the simulation is unstable (lower dt)");
         }
-        if (mKind == SimulationKind::Heat) {
-            mHeat.run(p, mTimer);
-        } else {
-            mSources.run(p, mTimer);
-            mTimer.report().substeps = mAdvection.run(p, mTimer);
-            mProjection.run(p, mTimer);
-        }
-        mTimer.endStep();
-        mTimer.report().activeVoxels = mDomain.activeVoxels();
-        ++mStepsDone;
-        if (mKind == SimulationKind::Smoke) mTimer.report().divergenceAfter = mProjection.divergenceAfter();
-        return mTimer.read();
     }
 
     const float* fieldData(Channel c) const override { return mFields[c]; }
@@ -86,6 +74,42 @@ public:
     uint64_t blockCount(int log2BlockWidth) const override { return mDomain.fine().view(log2BlockWidth).blockCount; }
 
 private:
+    /// Every this many steps (and after the first) each field is checked finite: one max
+    /// reduction per field, where NaN counts as infinity (AbsOrInf.h).
+    static constexpr uint64_t FiniteCheckEvery = 10;
+
+    const FrameTimings& stepOnce(const SimulationParams& p, const StencilChoice& choice)
+    {
+        mRun.setChoice(choice);
+        mTimer.beginStep();
+        if (mRebuild.due(mStepsDone)) {
+            mRebuild.run(p, mTimer);
+            ++mTopologyVersion;
+            mTimer.report().rebuilt = true;
+        }
+        if (mKind == SimulationKind::Heat) {
+            mHeat.run(p, mTimer);
+        } else {
+            mSources.run(p, mTimer);
+            mTimer.report().substeps = mAdvection.run(p, mTimer);
+            mProjection.run(p, mTimer);
+        }
+        mTimer.endStep();
+        mTimer.report().activeVoxels = mDomain.activeVoxels();
+        ++mStepsDone;
+        if (mKind == SimulationKind::Smoke) mTimer.report().divergenceAfter = mProjection.divergenceAfter();
+        if (mStepsDone % FiniteCheckEvery == 1) checkFinite();
+        return mTimer.read();
+    }
+
+    void checkFinite()
+    {
+        for (Channel c : userChannels(mKind)) {
+            const float* f = mFields[c];
+            if (!std::isfinite(mExec.maxAbs(f, f, f, mDomain.valueCount())))
+                throw NonFiniteError(std::string("the field '") + channelName(c) + "' is not finite (NaN or infinity)");
+        }
+    }
     static bool usesMultigrid(const Scene& s)
     {
         return s.kind == SimulationKind::Smoke && s.params.pressurePreconditioner == Preconditioner::Multigrid;

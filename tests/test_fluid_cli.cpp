@@ -61,6 +61,13 @@ TEST(VbmFluidCli, BadUsageAndInputGiveOneLineAndExitCode2)
         {"--headless --backend cpu --resolver NanoVDB13", "CUDA-only"},
         {"--headless --scene /nonexistent.scene", "/nonexistent.scene"},
         {"--headless --scene " + bad.string(), bad.string() + ":2:"},
+        // output folders are checked before the first step
+        {"--headless --backend cpu --timings /nonexistent-dir/t.csv", "'/nonexistent-dir' does not exist"},
+        {"--headless --backend cpu --export /nonexistent-dir/f.nvdb", "'/nonexistent-dir' does not exist"},
+        {"--headless --backend cpu --screenshot /nonexistent-dir/f.png", "'/nonexistent-dir' does not exist"},
+        {"--headless --backend cpu --scene ''", "--scene needs"},
+        {"--headless --backend cpu --scene " + fs::temp_directory_path().string(), "is a directory"},
+        {"--headless --backend cpu --slice z:1e300", "within +-2^30"},
     };
     for (const auto& [args, words] : cases) {
         SCOPED_TRACE(args);
@@ -69,6 +76,15 @@ TEST(VbmFluidCli, BadUsageAndInputGiveOneLineAndExitCode2)
         EXPECT_NE(lastLine(r.out).find(words), std::string::npos) << r.out;
         EXPECT_EQ(lastLine(r.out).rfind("vbm-fluid: ", 0), 0u) << r.out;
     }
+}
+
+TEST(VbmFluidCli, AFieldThatStopsBeingFiniteStopsTheRunWithExitCode1)
+{
+    const fs::path scene = writeFile("blowup.scene", "kind smoke\ndomain sphere 0 0 0 8\nemitter sphere 0 -4 0 2\ndt 1e300\n");
+    const CommandResult r = fluid("--headless --backend cpu --render none --frames 20 --scene " + scene.string());
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_EQ(lastLine(r.out).rfind("vbm-fluid: step 1: ", 0), 0u) << r.out;
+    EXPECT_NE(lastLine(r.out).find("lower dt"), std::string::npos) << r.out;
 }
 
 TEST(VbmFluidCli, EveryResolverInTurnStaysIdenticalAndWritesTimings)

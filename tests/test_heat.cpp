@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 using namespace vbm;
@@ -147,4 +148,20 @@ TEST(Heat, FixedTemperatureSourcesHoldTheirValue)
     EXPECT_GT(hot, 500);
     EXPECT_GT(cold, 500);
     EXPECT_GT(warmed, 100);
+}
+
+TEST(Heat, AFieldThatTurnsNonFiniteStopsTheRunNamingTheStepAndTheField)
+{
+    for (HeatScheme scheme : {HeatScheme::Explicit, HeatScheme::Implicit}) {
+        Scene scene = gaussianScene(8, scheme, 1e-4);
+        scene.temperature[20] = std::numeric_limits<float>::quiet_NaN(); // as if a step had made it
+        Solver s(scene, Backend::Cpu);
+        try {
+            for (int k = 0; k < 3; ++k)
+                s.step();
+            ADD_FAILURE() << "no error";
+        } catch (const NonFiniteError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("step 1: the field 'temperature' is not finite", 0), 0u) << e.what();
+        }
+    }
 }

@@ -73,3 +73,81 @@ TEST(Scene, MalformedTextNamesTheLine)
     EXPECT_THROW(parseScene("kind smoke\ndomain box 0 0 0 4 4 4\n", "no emitter"), SceneError);
     EXPECT_THROW(loadScene("/nonexistent/file.scene"), SceneError);
 }
+
+namespace {
+
+/// The error of parsing `text` (as s.scene), or "" when it parses.
+std::string sceneError(const std::string& text)
+{
+    try {
+        parseScene(text, "s.scene");
+    } catch (const SceneError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST(Scene, HostileNumbersAndShapesGetALineNumberedError)
+{
+    const std::pair<const char*, const char*> cases[] = {
+        // coordinates past the safe index range (+-2^30), or past the int range
+        {"kind heat\ndomain box 0 0 0 3e9 4 4\n", "s.scene:2: a coordinate"},
+        {"kind heat\ndomain box 2147483600 0 0 2147483640 4 4\n", "s.scene:2: a coordinate"},
+        {"kind heat\ndomain sphere 1073741800 0 0 30\n", "s.scene:2: the sphere reaches past the safe index range"},
+        {"kind smoke\ndomain box 0 0 0 8 8 8\nemitter sphere -2e9 0 0 1\n", "s.scene:3: a coordinate"},
+        {"kind heat\ndomain box 0 0 0 8 8 8\nremove sphere 0 0 0 1e300\n", "s.scene:3: the sphere reaches past"},
+        {"kind heat\ndomain box 0 0 0 8 8 8\ntemperature sphere 4 4 4 -1 1\n", "s.scene:3: the sphere needs a positive"},
+        // one voxel cap for every domain kind
+        {"kind heat\ndomain shell 90000 9000\n", "s.scene:2: the domain would hold about"},
+        {"kind heat\ndomain sphere 0 0 0 900\n", "s.scene:2: the domain would hold about"},
+        {"kind heat\ndomain box 0 0 0 2000 2000 1000\n", "s.scene:2: the domain would hold about"},
+        // a remove that empties the domain
+        {"kind heat\ndomain shell 20 2\nremove sphere 0 0 0 100\n", "s.scene:3: this 'remove' leaves the domain no voxel"},
+        {"kind heat\ndomain box 0 0 0 4 4 4\nremove sphere 2 2 2 1\nremove sphere 2 2 2 10\n", "s.scene:4: this 'remove'"},
+        // settings: their own line, not line 0
+        {"kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\nmax_cfl 3\n", "s.scene:4: max_cfl must be at most 1"},
+        {"kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\nwind 0 500 0\n", "s.scene:4: a wind component"},
+        // binary junk is not echoed raw
+        {"kind heat\ndomain box 0 0 0 4 4 4\n\x01\x7fjunk\xff\n", "s.scene:3: unknown statement '\\x01\\x7fjunk\\xff'"},
+    };
+    for (const auto& [text, want] : cases) {
+        SCOPED_TRACE(text);
+        const std::string e = sceneError(text);
+        EXPECT_EQ(e.rfind(want, 0), 0u) << e;
+        for (char c : e)
+            EXPECT_TRUE(static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) << e;
+    }
+    // a byte-order mark before the first statement is not part of it
+    EXPECT_EQ(sceneError("\xEF\xBB\xBFkind heat\ndomain box 0 0 0 4 4 4\n"), "");
+    // UTF-8 text in a message stays readable
+    EXPECT_EQ(sceneError("kind heat\ndomain box 0 0 0 4 4 4\ntempérature 3\n"), "s.scene:3: unknown statement 'température'");
+}
+
+TEST(Scene, LoadingChecksWhatWouldStopTheFirstStep)
+{
+    const fs::path dir = fs::temp_directory_path() / ("vbm-scene-load-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path p = dir / "explicit.scene";
+    std::ofstream(p) << "kind heat\ndomain box 0 0 0 8 8 8\ntemperature sphere 4 4 4 2 1\n";
+    // parseScene leaves dt to the caller; loadScene, for a run, names the line where the default applies
+    EXPECT_NO_THROW(parseScene("kind heat\ndomain box 0 0 0 8 8 8\n", "t"));
+    try {
+        loadScene(p.string());
+        ADD_FAILURE() << "no error";
+    } catch (const SceneError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(p.string() + ":1: the explicit heat scheme needs dt <=", 0), 0u)
+            << e.what();
+    }
+    std::ofstream(p) << "kind heat\ndomain box 0 0 0 8 8 8\ndt 0.5\n";
+    try {
+        loadScene(p.string());
+        ADD_FAILURE() << "no error";
+    } catch (const SceneError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(p.string() + ":3: ", 0), 0u) << e.what();
+    }
+    EXPECT_THROW(loadScene(dir.string()), SceneError);
+    EXPECT_THROW(loadScene(""), SceneError);
+    fs::remove_all(dir);
+}

@@ -4,10 +4,16 @@
 #include "vbm/Resolver.h"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace vbm {
+
+/// A field stopped being finite (NaN or infinity): the run stops, naming the step and the field.
+struct NonFiniteError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 enum class Backend { Cpu, Cuda };
 enum class SimulationKind { Heat, Smoke };
