@@ -23,8 +23,7 @@ std::string versionText(const nanovdb::Version& v)
 std::string versionError(const char* what, const nanovdb::Version& v)
 {
     return std::string(what) + " has NanoVDB format version " + versionText(v) + ", this build reads " +
-           std::to_string(NANOVDB_MAJOR_VERSION_NUMBER) + ".x: write the file again with NanoVDB " +
-           std::to_string(NANOVDB_MAJOR_VERSION_NUMBER) + ".x";
+           std::to_string(NANOVDB_MAJOR_VERSION_NUMBER) + ".x (NanoVDB 13): write the file again with it";
 }
 
 class ByteReader {
@@ -85,8 +84,9 @@ uint64_t readSegment(ByteReader& r, uint64_t off, bool first, std::vector<FileGr
     nanovdb::io::FileHeader h;
     r.read(off, &h, sizeof(h), "file header");
     if (!h.isValid()) {
-        if (!first) throw InputError("bytes after the last grid (at byte " + std::to_string(off) +
-                                     ") are not a NanoVDB segment");
+        if (!first)
+            throw InputError("bytes after the last grid (at byte " + std::to_string(off) +
+                             ") are not a NanoVDB segment");
         throw InputError("not a NanoVDB file (its first bytes are \"" +
                          escapeBytes(std::string_view(reinterpret_cast<const char*>(&h), 8)) + "\")");
     }
@@ -95,7 +95,7 @@ uint64_t readSegment(ByteReader& r, uint64_t off, bool first, std::vector<FileGr
         throw InputError("its grids are compressed (ZIP or Blosc): this build reads uncompressed files only");
     if (h.gridCount == 0) throw InputError("a segment at byte " + std::to_string(off) + " holds no grids");
     off += sizeof(h);
-    const size_t first_ = spans.size();
+    const size_t firstSpan = spans.size();
     for (uint32_t i = 0; i < h.gridCount; ++i) {
         const std::string label = gridLabel(spans.size());
         nanovdb::io::FileMetaData m;
@@ -119,7 +119,7 @@ uint64_t readSegment(ByteReader& r, uint64_t off, bool first, std::vector<FileGr
             s.metaNodeCount[l] = m.nodeCount[l];
         spans.push_back(s);
     }
-    for (size_t i = first_; i < spans.size(); ++i) {
+    for (size_t i = firstSpan; i < spans.size(); ++i) {
         if (spans[i].size > r.size() - off)
             throw InputError(gridLabel(i) + " claims " + std::to_string(spans[i].size) + " bytes, but " +
                              std::to_string(r.size() - off) + " bytes of the file are left");

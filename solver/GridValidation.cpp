@@ -154,7 +154,8 @@ private:
             keys.emplace_back(o[0], o[1], o[2]);
             if (t.child != 0) {
                 const int64_t idx = childIndex(mRootBegin, t.child, mArray[2]);
-                if (!reach(2, idx)) return "root tile " + std::to_string(i) + "'s child offset names no unused upper node";
+                if (!reach(2, idx))
+                    return "root tile " + std::to_string(i) + "'s child offset names no unused upper node";
                 const auto& upper = at<UpperT>(mArray[2].begin + uint64_t(idx) * mArray[2].nodeSize);
                 if (upper.origin() != o)
                     return "upper node " + std::to_string(idx) + " at " + coordText(upper.origin()) +
@@ -184,7 +185,8 @@ private:
             for (auto it = d->mChildMask.beginOn(); it; ++it) {
                 const int64_t idx = childIndex(nodeAt, d->mTable[*it].child, children);
                 if (!reach(childLevel, idx)) return "a child offset of an internal node names no unused node below it";
-                const auto& child = at<typename NodeT::ChildNodeType>(children.begin + uint64_t(idx) * children.nodeSize);
+                const auto& child =
+                    at<typename NodeT::ChildNodeType>(children.begin + uint64_t(idx) * children.nodeSize);
                 if (child.origin() != node.offsetToGlobalCoord(*it))
                     return "a node at " + coordText(child.origin()) + " hangs at " +
                            coordText(node.offsetToGlobalCoord(*it));
@@ -212,7 +214,8 @@ private:
                 lo.minComponent(c), hi.maxComponent(c);
             }
             mBox.add(lo, hi);
-            if constexpr (std::is_same_v<BuildT, nanovdb::ValueOnIndex> || std::is_same_v<BuildT, nanovdb::ValueIndex>) {
+            if constexpr (std::is_same_v<BuildT, nanovdb::ValueOnIndex> ||
+                          std::is_same_v<BuildT, nanovdb::ValueIndex>) {
                 const auto* d = leaf.data();
                 const uint64_t stats = d->hasStats() ? 4u : 0u;
                 const uint64_t values = (std::is_same_v<BuildT, nanovdb::ValueIndex> ? 512u : n) + stats;
@@ -288,8 +291,8 @@ GridCheck checkGridBuffer(const void* buffer, uint64_t size, const FileGridSpan&
     const auto& g = *static_cast<const nanovdb::GridData*>(buffer);
     if (size < sizeof(nanovdb::GridData) + sizeof(nanovdb::TreeData)) return {GridCheck::Corrupt, "it is too short"};
     if (g.mGridSize != size)
-        return {GridCheck::Corrupt, "its header says " + std::to_string(g.mGridSize) + " bytes, the file gives it " +
-                                        std::to_string(size)};
+        return {GridCheck::Corrupt,
+                "its header says " + std::to_string(g.mGridSize) + " bytes, the file gives it " + std::to_string(size)};
     if (!g.mVersion.isCompatible())
         return {GridCheck::Corrupt, "its grid header has NanoVDB format version " + versionText(g.mVersion) +
                                         ", this build reads " + std::to_string(NANOVDB_MAJOR_VERSION_NUMBER) + ".x"};
@@ -303,14 +306,18 @@ GridCheck checkGridBuffer(const void* buffer, uint64_t size, const FileGridSpan&
             if (span.metaNodeCount[l] != tree->mNodeCount[l])
                 return {GridCheck::Corrupt, "its file metadata and its tree disagree on the node counts"};
     switch (g.mGridType) {
-    case nanovdb::GridType::Float: return checkTyped<float>(base, size);
-    case nanovdb::GridType::Double: return checkTyped<double>(base, size);
-    case nanovdb::GridType::OnIndex: return checkTyped<nanovdb::ValueOnIndex>(base, size);
-    case nanovdb::GridType::Index: return checkTyped<nanovdb::ValueIndex>(base, size);
+    case nanovdb::GridType::Float:
+        return checkTyped<float>(base, size);
+    case nanovdb::GridType::Double:
+        return checkTyped<double>(base, size);
+    case nanovdb::GridType::OnIndex:
+        return checkTyped<nanovdb::ValueOnIndex>(base, size);
+    case nanovdb::GridType::Index:
+        return checkTyped<nanovdb::ValueIndex>(base, size);
     default: {
         char type[32];
-        return {GridCheck::Unsupported,
-                std::string("grid type ") + nanovdb::toStr(type, g.mGridType) + " is not float, double or an index grid"};
+        return {GridCheck::Unsupported, std::string("grid type ") + nanovdb::toStr(type, g.mGridType) +
+                                            " is not float, double or an index grid"};
     }
     }
 }

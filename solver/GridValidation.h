@@ -17,9 +17,9 @@ std::string escapeBytes(std::string_view bytes, size_t maxChars = 64);
 
 /// Where one grid lies in a .nvdb file.
 struct FileGridSpan {
-    uint64_t offset = 0;     ///< byte offset of its GridData in the file
-    uint64_t size = 0;       ///< its byte size (GridData::mGridSize)
-    std::string name;        ///< its name in the file's metadata, escaped; "" when the file has none
+    uint64_t offset = 0;                   ///< byte offset of its GridData in the file
+    uint64_t size = 0;                     ///< its byte size (GridData::mGridSize)
+    std::string name;                      ///< its name in the file's metadata, escaped; "" when the file has none
     uint64_t metaNodeCount[3] = {0, 0, 0}; ///< node counts the segment metadata claims (raw grids: unchecked)
     bool hasMeta = false;
 };

@@ -286,7 +286,8 @@ TEST(GridFileCorrupt, WrongCountsOffsetsAndBoxesAreRefused)
          "child offset"},
         {"lower-count-plus-1", [](NvdbBytes& b) { b.setNodeCount(1, b.get<uint32_t>(b.nodeCount(1)) + 1); }, "nodes"},
         {"leaf-offset-far", [](NvdbBytes& b) { b.put<int64_t>(b.tree(), int64_t(1) << 40); }, "do not fit"},
-        {"leaf-offset-misaligned", [](NvdbBytes& b) { b.put<int64_t>(b.tree(), b.get<int64_t>(b.tree()) + 8); }, "do not fit"},
+        {"leaf-offset-misaligned", [](NvdbBytes& b) { b.put<int64_t>(b.tree(), b.get<int64_t>(b.tree()) + 8); },
+         "do not fit"},
         {"root-offset-far", [](NvdbBytes& b) { b.put<int64_t>(b.tree() + 24, -(int64_t(1) << 40)); }, "root node"},
         {"root-table-huge", [](NvdbBytes& b) { b.put<uint32_t>(b.nodes(3) + 24, 1u << 30); }, "root table"},
         {"root-bbox-wide",
@@ -295,7 +296,8 @@ TEST(GridFileCorrupt, WrongCountsOffsetsAndBoxesAreRefused)
              b.put<int32_t>(b.nodes(3) + 12, INT_MAX);
          },
          "root bounding box"},
-        {"root-bbox-off-by-one", [](NvdbBytes& b) { b.put<int32_t>(b.nodes(3) + 16, b.get<int32_t>(b.nodes(3) + 16) + 1); },
+        {"root-bbox-off-by-one",
+         [](NvdbBytes& b) { b.put<int32_t>(b.nodes(3) + 16, b.get<int32_t>(b.nodes(3) + 16) + 1); },
          "root bounding box"},
         {"voxel-count", [](NvdbBytes& b) { b.put<uint64_t>(b.tree() + 56, b.get<uint64_t>(b.tree() + 56) + 1); },
          "active voxel count"},
@@ -396,7 +398,10 @@ TEST(GridFileCorrupt, LevelSetDomainsGoThroughTheSameChecks)
     }
     // the sound file still loads
     const fs::path ok = writeBytes("ls-good.nvdb", good.bytes);
-    EXPECT_GT(parseScene("kind heat\ndomain nvdb " + ok.string() + " interior\n", "s.scene").grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount(), 0u);
+    EXPECT_GT(parseScene("kind heat\ndomain nvdb " + ok.string() + " interior\n", "s.scene")
+                  .grid.grid<nanovdb::ValueOnIndex>()
+                  ->activeVoxelCount(),
+              0u);
 }
 
 TEST(VbmCheckTool, PassesOnFilesFromOtherGenerators)
