@@ -106,9 +106,12 @@ CheckResult checkTaps(const IndexGrid* grid, const VbmMetadata& vbm, bool box, u
                 ++nChecked;
                 // The voxel of this value index, found independently of the VBM: a cursor that
                 // walks the leaves' voxels in index order from a binary search at the block start.
-                while (cursorLeaf == UnusedLeafIndex || ls[cursorLeaf].data()->getValue(cursorVoxel) != index) {
+                // It stops at the last leaf: a grid whose indices skip this one has no such voxel.
+                const uint32_t leafCount = grid->tree().nodeCount(0);
+                while (cursorLeaf == UnusedLeafIndex ||
+                       (cursorLeaf < leafCount && ls[cursorLeaf].data()->getValue(cursorVoxel) != index)) {
                     if (cursorLeaf == UnusedLeafIndex) {
-                        uint32_t lo = 0, hi = grid->tree().nodeCount(0) - 1;
+                        uint32_t lo = 0, hi = leafCount - 1;
                         while (lo < hi) {
                             const uint32_t mid = (lo + hi + 1) / 2;
                             if (ls[mid].data()->firstOffset() <= index)
@@ -121,17 +124,21 @@ CheckResult checkTaps(const IndexGrid* grid, const VbmMetadata& vbm, bool box, u
                         ++cursorLeaf, cursorVoxel = 0;
                     }
                 }
-                const IndexLeaf& leaf = ls[cursorLeaf];
-                const uint32_t n = cursorVoxel;
-                const nanovdb::Coord c = leaf.offsetToGlobalCoord(n);
-                for (int t = 0; t < tapsPerSlot && what.empty(); ++t) {
-                    const nanovdb::Coord d =
-                        box ? nanovdb::Coord(t / 9 - 1, t / 3 % 3 - 1, t % 3 - 1) : crossOffsets[t];
-                    const uint64_t want = acc.getValue(c + d);
-                    if (got[t] != want)
-                        what = "voxel " + coordText(c) + " (block " + std::to_string(b) + ", slot " +
-                               std::to_string(slot) + ") tap " + std::to_string(t) + ": got " + std::to_string(got[t]) +
-                               ", ReadAccessor says " + std::to_string(want);
+                if (cursorLeaf >= leafCount) {
+                    what = "no voxel has value index " + std::to_string(index) + " (block " + std::to_string(b) +
+                           ", slot " + std::to_string(slot) + ")";
+                    cursorLeaf = UnusedLeafIndex; // search again at the next slot
+                } else {
+                    const nanovdb::Coord c = ls[cursorLeaf].offsetToGlobalCoord(cursorVoxel);
+                    for (int t = 0; t < tapsPerSlot && what.empty(); ++t) {
+                        const nanovdb::Coord d =
+                            box ? nanovdb::Coord(t / 9 - 1, t / 3 % 3 - 1, t % 3 - 1) : crossOffsets[t];
+                        const uint64_t want = acc.getValue(c + d);
+                        if (got[t] != want)
+                            what = "voxel " + coordText(c) + " (block " + std::to_string(b) + ", slot " +
+                                   std::to_string(slot) + ") tap " + std::to_string(t) + ": got " +
+                                   std::to_string(got[t]) + ", ReadAccessor says " + std::to_string(want);
+                    }
                 }
             }
             if (!what.empty()) {

@@ -30,21 +30,24 @@ const std::pair<const char*, const char*> BuiltinScenes[] = {
 using CoordList = std::vector<nanovdb::Coord>;
 
 /// Voxels of a level set: phi < 0 over its bounding box (interior), or its active voxels (band).
+/// The file goes through the validated loader, so its tree and bounding box are sound.
 CoordList levelSetVoxels(const std::string& path, bool interior, const std::string& source, int line)
 {
-    std::vector<HostGridHandle> handles;
+    GridFileContents file;
     try {
-        handles = nanovdb::io::readGrids<nanovdb::HostBuffer, std::vector>(path);
-    } catch (const std::exception& e) {
-        fail(source, line, path + ": not a readable NanoVDB file (" + e.what() + ")");
+        file = readGridFile(path);
+    } catch (const InputError& e) {
+        fail(source, line, e.what());
     }
-    for (auto& h : handles) {
-        const auto* g = h.grid<float>();
+    for (const auto& f : file.grids) {
+        const auto* g = f.handle.grid<float>();
         if (!g) continue;
         CoordList out;
         if (interior) {
-            const auto bbox = g->indexBBox();
-            const double samples = double(bbox.dim()[0]) * bbox.dim()[1] * bbox.dim()[2];
+            const auto& bbox = g->indexBBox();
+            double samples = 1;
+            for (int a = 0; a < 3; ++a) // in 64 bits: bbox.dim() is 32-bit and overflows for wide boxes
+                samples *= double(int64_t(bbox.max()[a]) - int64_t(bbox.min()[a]) + 1);
             if (samples > 1e9) fail(source, line, path + ": level set too large to fill (> 1e9 voxels in its box)");
             auto acc = g->getAccessor();
             for (auto it = bbox.begin(); it; ++it)

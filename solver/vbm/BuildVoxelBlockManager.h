@@ -36,22 +36,43 @@ inline VbmExtent vbmExtent(const IndexGrid* grid, int log2BlockWidth)
                      log2BlockWidth);
 }
 
+/// The mPrefixSum an OnIndex leaf with this value mask must hold: 9-bit field k counts the
+/// active voxels of mask words 0..k (k = 0..6).
+inline uint64_t leafPrefixSum(const nanovdb::Mask<3>& mask)
+{
+    uint64_t sum = 0, count = 0;
+    for (int k = 0; k < 7; ++k) {
+        count += nanovdb::util::countOn(mask.words()[k]);
+        sum |= count << (9 * k);
+    }
+    return sum;
+}
+
 /// Why a grid cannot carry a VBM as it is, or "" if it can: it must be sequential
-/// (breadth-first, fixed-size nodes), its leaves non-empty and indexed contiguously from 1
-/// in leaf order (no indexed tiles, no per-leaf stats).
+/// (breadth-first, fixed-size nodes), its leaf array inside its mGridSize bytes, its leaves
+/// non-empty and indexed contiguously from 1 in leaf order (no indexed tiles, no per-leaf
+/// stats), each leaf's prefix sum that of its mask, and its value count one past the last index.
+/// The decode and the resolvers trust all of this, so a grid from a file is checked here.
 inline std::string checkVbmGrid(const IndexGrid* grid)
 {
     if (!grid->isSequential()) return "its nodes are not stored sequentially";
     const uint32_t leafCount = grid->tree().nodeCount(0);
     if (leafCount == 0) return "it has no active voxels in leaf nodes";
+    const int64_t leafOffset = grid->tree().mNodeOffset[0];
+    const uint64_t treeBegin = sizeof(nanovdb::GridData), size = grid->gridSize();
+    if (leafOffset < int64_t(sizeof(nanovdb::TreeData)) || uint64_t(leafOffset) > size - treeBegin ||
+        (size - treeBegin - uint64_t(leafOffset)) / sizeof(IndexLeaf) < leafCount)
+        return "its leaf array runs past the end of the grid";
     uint64_t next = 1;
     for (uint32_t i = 0; i < leafCount; ++i) {
         const auto* d = leaves(grid)[i].data();
+        if (d->mPrefixSum != leafPrefixSum(d->mValueMask)) return "a leaf's prefix sum disagrees with its value mask";
         if (d->firstOffset() != next)
             return "its leaf values are not indexed contiguously from 1 (indexed tiles or stats)";
         if (d->valueCount() == 0) return "it has an empty leaf node";
         next += d->valueCount();
     }
+    if (grid->valueCount() != next) return "its value count disagrees with its leaves";
     return "";
 }
 
