@@ -145,6 +145,9 @@ std::vector<LoadedGrid> loadGridFile(const std::string& path, std::vector<std::s
             } else {
                 continue; // readGridFile keeps only the four types above
             }
+            // what re-indexing cannot mend (a grid past the safe index range) is refused here
+            if (const std::string why = checkVbmGrid(g.handle.grid<nanovdb::ValueOnIndex>()); !why.empty())
+                throw InputError(why);
             out.push_back(std::move(g));
         } catch (const InputError& e) {
             if (skipped) skipped->push_back(f.name + ": skipped, " + e.what());

@@ -5,6 +5,7 @@
 
 #include "ActiveRegion.h"
 #include "Scene.h"
+#include "vbm/BuildVoxelBlockManager.h"
 
 #include <array>
 #include <cmath>
@@ -23,6 +24,7 @@ struct Line {
 /// Coordinates a scene may name: every voxel, and its stencil neighbours, stays well inside the
 /// int range (the cached table's neighbour-leaf origins, a tree walk's neighbours).
 inline constexpr double SafeCoordinate = double(MaxOpenCoord); // 2^30
+static_assert(MaxOpenCoord == SafeIndexRange, "a scene's range is the one checkVbmGrid allows");
 /// The voxel cap of every domain kind (the VBM's 32-bit voxel indices).
 inline constexpr double MaxDomainVoxels = double(uint64_t(1) << 31);
 

@@ -404,6 +404,25 @@ TEST(GridFileCorrupt, LevelSetDomainsGoThroughTheSameChecks)
               0u);
 }
 
+TEST(GridFileCorrupt, GridsPastTheSafeIndexRangeAreRefused)
+{
+    // a valid grid, but near 2^31: its stencils' neighbour leaves would overflow int coordinates
+    for (const int x : {(1 << 30) + 64, -(1 << 30) - 64, 2147483000}) {
+        SCOPED_TRACE(x);
+        const fs::path p = tempDir() / "far.nvdb";
+        nanovdb::io::writeGrid(p.string(), indexGridFromCoords({nanovdb::Coord(x, 0, 0), nanovdb::Coord(x + 1, 3, 2)}));
+        try {
+            loadGridFile(p.string());
+            ADD_FAILURE() << "no error";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(p.string()), std::string::npos) << e.what();
+        }
+        EXPECT_NE(checkVbmGrid(indexGridFromCoords({nanovdb::Coord(x, 0, 0)}).grid<nanovdb::ValueOnIndex>()), "");
+    }
+    EXPECT_EQ(checkVbmGrid(indexGridFromCoords({nanovdb::Coord((1 << 30) - 8, 0, 0)}).grid<nanovdb::ValueOnIndex>()),
+              "");
+}
+
 TEST(VbmCheckTool, PassesOnFilesFromOtherGenerators)
 {
     const CommandResult r = runCheck("--cpu --width 64 --width 512 " + writeLevelSetSphere().string() + " " +

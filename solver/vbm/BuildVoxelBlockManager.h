@@ -48,10 +48,15 @@ inline uint64_t leafPrefixSum(const nanovdb::Mask<3>& mask)
     return sum;
 }
 
+/// Leaf origins stay within +-SafeIndexRange: a stencil's neighbour leaves (+-8) and their
+/// origins in the cached tables then never overflow 32-bit coordinates.
+inline constexpr int32_t SafeIndexRange = int32_t(1) << 30;
+
 /// Why a grid cannot carry a VBM as it is, or "" if it can: it must be sequential
 /// (breadth-first, fixed-size nodes), its leaf array inside its mGridSize bytes, its leaves
 /// non-empty and indexed contiguously from 1 in leaf order (no indexed tiles, no per-leaf
-/// stats), each leaf's prefix sum that of its mask, and its value count one past the last index.
+/// stats), each leaf's prefix sum that of its mask, its value count one past the last index, and
+/// its leaves within the safe index range.
 /// The decode and the resolvers trust all of this, so a grid from a file is checked here.
 inline std::string checkVbmGrid(const IndexGrid* grid)
 {
@@ -70,6 +75,9 @@ inline std::string checkVbmGrid(const IndexGrid* grid)
         if (d->firstOffset() != next)
             return "its leaf values are not indexed contiguously from 1 (indexed tiles or stats)";
         if (d->valueCount() == 0) return "it has an empty leaf node";
+        for (int a = 0; a < 3; ++a)
+            if (d->mBBoxMin[a] < -SafeIndexRange || d->mBBoxMin[a] > SafeIndexRange - 8)
+                return "a leaf lies outside the safe index range +-2^30 (its stencils would overflow)";
         next += d->valueCount();
     }
     if (grid->valueCount() != next) return "its value count disagrees with its leaves";
