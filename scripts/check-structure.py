@@ -29,7 +29,7 @@ MAY_INCLUDE = {
     "bench": ["cli", "check", "solver/api", "solver/vbm"],
 }
 # headers CMake writes into the build tree
-GENERATED = {"BuiltinScenes.inc", "volume_spv.h", "PNanoVDB.h"}
+GENERATED = {"BuiltinScenes.inc", "volume_spv.h", "PNanoVDB.h", "GitCommit.h"}
 SOURCE_EXT = (".h", ".hpp", ".cpp", ".cu", ".cuh", ".comp")
 
 

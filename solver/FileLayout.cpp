@@ -2,6 +2,7 @@
 // (see GridValidation.h). NanoVDB 13.0.0's reader trusts these headers, so they are read here.
 #include "GridFile.h"
 #include "GridValidation.h"
+#include "PrintableText.h"
 
 #include <nanovdb/NanoVDB.h>
 
@@ -88,7 +89,7 @@ uint64_t readSegment(ByteReader& r, uint64_t off, bool first, std::vector<FileGr
             throw InputError("bytes after the last grid (at byte " + std::to_string(off) +
                              ") are not a NanoVDB segment");
         throw InputError("not a NanoVDB file (its first bytes are \"" +
-                         escapeBytes(std::string_view(reinterpret_cast<const char*>(&h), 8)) + "\")");
+                         printableText(std::string_view(reinterpret_cast<const char*>(&h), 8), 64) + "\")");
     }
     if (!h.version.isCompatible()) throw InputError(versionError("the file", h.version));
     if (h.codec != nanovdb::io::Codec::NONE)
@@ -113,7 +114,7 @@ uint64_t readSegment(ByteReader& r, uint64_t off, bool first, std::vector<FileGr
                              std::to_string(MinGridBytes) + ")");
         FileGridSpan s;
         s.size = m.gridSize;
-        s.name = escapeBytes(std::string_view(name.c_str()));
+        s.name = printableText(std::string_view(name.c_str()), 64);
         s.hasMeta = true;
         for (int l = 0; l < 3; ++l)
             s.metaNodeCount[l] = m.nodeCount[l];
@@ -130,23 +131,6 @@ uint64_t readSegment(ByteReader& r, uint64_t off, bool first, std::vector<FileGr
 }
 
 } // namespace
-
-std::string escapeBytes(std::string_view bytes, size_t maxChars)
-{
-    std::string out;
-    for (size_t i = 0; i < bytes.size() && i < maxChars; ++i) {
-        const unsigned char c = static_cast<unsigned char>(bytes[i]);
-        if (c >= 0x20 && c < 0x7f && c != '\\') {
-            out += char(c);
-        } else {
-            char hex[8];
-            std::snprintf(hex, sizeof(hex), "\\x%02x", c);
-            out += hex;
-        }
-    }
-    if (bytes.size() > maxChars) out += "...";
-    return out;
-}
 
 std::vector<FileGridSpan> readFileLayout(std::istream& in, uint64_t fileSize)
 {

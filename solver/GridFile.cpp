@@ -3,6 +3,7 @@
 #include "GridFile.h"
 
 #include "GridValidation.h"
+#include "PrintableText.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
 #include <nanovdb/tools/GridChecksum.h>
@@ -79,7 +80,7 @@ std::string gridName(const std::string& path, const FileGridSpan& span, const na
     std::string name = span.name;
     if (name.empty() && header) {
         const char* s = header->mGridName;
-        name = escapeBytes(std::string_view(s, strnlen(s, sizeof(header->mGridName))));
+        name = printableText(std::string_view(s, strnlen(s, sizeof(header->mGridName))), 64);
     }
     return path + ":" + (name.empty() ? "#" + std::to_string(n) : name);
 }

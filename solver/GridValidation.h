@@ -11,9 +11,6 @@
 
 namespace vbm {
 
-/// File bytes made safe to print: printable ASCII as is, every other byte as \xNN, at most
-/// maxChars bytes shown (then "...").
-std::string escapeBytes(std::string_view bytes, size_t maxChars = 64);
 
 /// Where one grid lies in a .nvdb file.
 struct FileGridSpan {

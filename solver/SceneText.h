@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ActiveRegion.h"
+#include "PrintableText.h"
 #include "Scene.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
@@ -28,31 +29,9 @@ static_assert(MaxOpenCoord == SafeIndexRange, "a scene's range is the one checkV
 /// The voxel cap of every domain kind (the VBM's 32-bit voxel indices).
 inline constexpr double MaxDomainVoxels = double(uint64_t(1) << 31);
 
-/// `text` with control bytes and bytes that are not UTF-8 written as \xNN, so a message quoting
-/// a file never echoes binary junk to the terminal.
-inline std::string printable(const std::string& text)
-{
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const unsigned char c = static_cast<unsigned char>(text[i]);
-        size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-        for (size_t k = 1; k < len; ++k)
-            if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) >> 6) != 2) len = 0;
-        if (len > 1) {
-            out.append(text, i, len), i += len - 1;
-        } else if (len == 1 && c >= 0x20 && c != 0x7f) {
-            out += char(c);
-        } else {
-            out += "\\x", out += hex[c >> 4], out += hex[c & 15];
-        }
-    }
-    return out;
-}
-
 [[noreturn]] inline void fail(const std::string& source, int line, const std::string& what)
 {
-    throw SceneError(printable(source + ":" + std::to_string(line) + ": " + what));
+    throw SceneError(printableText(source + ":" + std::to_string(line) + ": " + what));
 }
 
 inline double number(const std::string& source, const Line& l, size_t k)

@@ -3,7 +3,7 @@
 # (small grids: a sanitizer runs kernels 10-100x slower), over a headless smoke-open run with its
 # rebuilds, and the CUDA fields' hashes of every fixed-topology scene against d19f962's (the
 # NaN-aware max reduction and the finite check must change no result). Every command has a time
-# limit; the log is one file.
+# limit; the log is one file. Binaries at 44b70f8.
 source docs/results/restructure/h200-setup.sh
 N=$C/new; L=$OUT/s.log
 { pwd; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u; compute-sanitizer --version | tail -1; } > $L
