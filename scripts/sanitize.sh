@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The sanitizer build: the CPU parts (VBM_CUDA=OFF) built with AddressSanitizer and
+# UndefinedBehaviorSanitizer (UB fatal) into build-asan/, then every test through ctest there.
+# Usage: scripts/sanitize.sh [ctest args...]
+# Environment: VBM_SANITIZE_CXX (compiler, default g++), VBM_JOBS (default: nproc, at most 2
+# is kind to a small machine). Sanitizer options: scripts/sanitizer-env.sh; docs/testing.md.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$root/scripts/sanitizer-env.sh"
+say() { echo "[sanitize] $*" >&2; }
+die() { echo "[sanitize] error: $*" >&2; exit 1; }
+
+build="$root/build-asan"
+log="$build/build.log"
+jobs=${VBM_JOBS:-$(nproc 2>/dev/null || echo 2)}
+cxx=${VBM_SANITIZE_CXX:-g++}
+command -v "$cxx" >/dev/null || die "no compiler '$cxx' (set VBM_SANITIZE_CXX, or run scripts/setup.sh)"
+mkdir -p "$build"
+
+# Tests left out of the sanitized run, each with its reason; they still run in the normal build.
+# (ctest -E takes one regular expression.)
+excluded=()
+exclude_re=$(IFS='|'; echo "${excluded[*]:-}")
+
+say "configuring build-asan/ ($cxx, -O1 -g, -fsanitize=address,undefined, VBM_CUDA=OFF)"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g -DNDEBUG" -DVBM_CUDA=OFF -DVBM_SANITIZE=ON -DBUILD_TESTING=ON \
+  >"$log" 2>&1 || { cat "$log" >&2; die "cmake configure failed (log above, also in build-asan/build.log)"; }
+say "compiling ($jobs jobs)"
+cmake --build "$build" -j "$jobs" >>"$log" 2>&1 \
+  || { tail -n 60 "$log" >&2; die "build failed (full log: build-asan/build.log)"; }
+
+vbm_sanitizer_env "$root"
+say "ctest (ASAN_OPTIONS=$ASAN_OPTIONS)"
+args=(--output-on-failure -j "$jobs")
+[ -n "$exclude_re" ] && args+=(-E "$exclude_re")
+cd "$build"
+ctest "${args[@]}" "$@" || die "tests failed under the sanitizers (reports above; the build is build-asan/)"
+say "all tests passed under ASan+UBSan"
