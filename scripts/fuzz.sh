@@ -91,8 +91,8 @@ for t in "${targets[@]}"; do
   if [ -n "$(ls "$replay")" ]; then
     say "$t: replaying $(ls "$replay" | wc -l) saved finding(s) of tests/fuzz/findings/$t/"
     for f in "$replay"/*; do
-      if ! "$bin" "${common[@]}" "$f" >"$art/replay.log" 2>&1; then
-        tail -n 60 "$art/replay.log"
+      if ! "$bin" "${common[@]}" "$f" >"$build/fuzz/$t/replay.log" 2>&1; then
+        tail -n 60 "$build/fuzz/$t/replay.log"
         say "FAILED: $t still fails on tests/fuzz/findings/$t/$(basename "$f")* (output above)"
         failed+=("$t: $(basename "$f")")
       fi

@@ -30,12 +30,15 @@ int main(int argc, char** argv)
                            nanovdb::tools::createLevelSetSphere<double>(3.0, Vec3d(42.0, 39.0, 45.0), 1.0, 1.5));
     nanovdb::io::writeGrid(dir + "/sphere-fp8-skipped.nvdb",
                            nanovdb::tools::createLevelSetSphere<nanovdb::Fp8>(3.0, Vec3d(40.0), 1.0, 1.5));
-    auto leafOnly = nanovdb::tools::createNanoGrid<nanovdb::NanoGrid<float>, nanovdb::ValueOnIndex>(*fgrid, 0u, false, false);
+    auto leafOnly =
+        nanovdb::tools::createNanoGrid<nanovdb::NanoGrid<float>, nanovdb::ValueOnIndex>(*fgrid, 0u, false, false);
     nanovdb::io::writeGrid(dir + "/sphere-onindex.nvdb", leafOnly);
-    nanovdb::io::writeGrid(dir + "/sphere-onindex-stats-tiles.nvdb",
-                           nanovdb::tools::createNanoGrid<nanovdb::NanoGrid<float>, nanovdb::ValueOnIndex>(*fgrid, 0u, true, true));
+    nanovdb::io::writeGrid(
+        dir + "/sphere-onindex-stats-tiles.nvdb",
+        nanovdb::tools::createNanoGrid<nanovdb::NanoGrid<float>, nanovdb::ValueOnIndex>(*fgrid, 0u, true, true));
     // A fog ball of radius 10: its interior holds active 8^3 tiles in lower internal nodes.
-    nanovdb::io::writeGrid(dir + "/fog-tiles.nvdb", nanovdb::tools::createFogVolumeSphere<float>(10.0, Vec3d(40.0), 1.0, 1.5));
+    nanovdb::io::writeGrid(dir + "/fog-tiles.nvdb",
+                           nanovdb::tools::createFogVolumeSphere<float>(10.0, Vec3d(40.0), 1.0, 1.5));
     nanovdb::io::writeGrid(dir + "/shell-onindex.nvdb", vbm::makeSphereShell(4.0, 2.0, nanovdb::Coord(100, 20, 30)));
     std::vector<nanovdb::GridHandle<nanovdb::HostBuffer>> two;
     two.push_back(nanovdb::tools::createLevelSetSphere<float>(2.0, Vec3d(20.0), 1.0, 1.0));
