@@ -23,7 +23,10 @@ mkdir -p "$build"
 #    rebuilds; over 6 minutes under ASan on 2 cores (docs/testing.md has the numbers), while the
 #    rest of the suite takes a few; Smoke.PlumeStaysFiniteFor1000Steps and the other Adapt
 #    tests still run the same code paths sanitized.
-excluded=('^Adapt\.SmokeOpenRuns1000StepsAndItsSetGrowsThenSettles$')
+#  - Structure.Layering: a static check of the sources, not a run of our code; in a VBM_CUDA=OFF
+#    build it cannot resolve bench/BenchReport.cpp's generated GitCommit.h (the bench is not
+#    built), so it fails in every CPU-only build, sanitized or not.
+excluded=('^Adapt\.SmokeOpenRuns1000StepsAndItsSetGrowsThenSettles$' '^Structure\.Layering$')
 exclude_re=$(IFS='|'; echo "${excluded[*]:-}")
 
 say "configuring build-asan/ ($cxx, -O1 -g, -fsanitize=address,undefined, VBM_CUDA=OFF)"
@@ -34,7 +37,18 @@ say "compiling ($jobs jobs)"
 cmake --build "$build" -j "$jobs" >>"$log" 2>&1 \
   || { tail -n 60 "$log" >&2; die "build failed (full log: build-asan/build.log)"; }
 
+# Keeps every shared library loaded until exit (dlclose does nothing): GLFW and the Vulkan
+# loader unload libraries (X11 helpers, drivers, layers) before exit, and what those still
+# pointed to from their globals then looks leaked, with "<unknown module>" stacks that no
+# suppression can name (the GUI test under Xvfb reported 2 x 56 bytes so). Preloaded into
+# every process of the run; verify_asan_link_order=0 lets it precede the ASan runtime, which
+# is safe as it defines no allocation function.
+keep="$build/libvbm-keep-loaded.so"
+echo 'extern "C" int dlclose(void*) { return 0; }' | "$cxx" -x c++ -shared -fPIC -O1 -o "$keep" - \
+  || die "could not build $keep"
 vbm_sanitizer_env "$root"
+export ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
+export LD_PRELOAD="$keep${LD_PRELOAD:+:$LD_PRELOAD}"
 say "ctest (ASAN_OPTIONS=$ASAN_OPTIONS)"
 args=(--output-on-failure -j "$jobs")
 [ -n "$exclude_re" ] && args+=(-E "$exclude_re")
