@@ -20,10 +20,11 @@ fi
 
 # Debian packages for the build and the tests. The window: GLFW and Dear ImGui (libimgui-dev
 # holds the headers and a static library with the GLFW and Vulkan backends); its test runs under
-# Xvfb (xvfb-run needs xauth).
+# Xvfb (xvfb-run needs xauth). The fuzz targets need clang with libFuzzer and the sanitizer
+# runtimes (libclang-rt-dev), and llvm-symbolizer (llvm) for readable sanitizer stacks.
 packages=(build-essential cmake ninja-build pkg-config libgtest-dev ca-certificates
   libvulkan-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers libpng-dev libglm-dev
-  libglfw3-dev libimgui-dev xvfb xauth python3 binutils)
+  libglfw3-dev libimgui-dev xvfb xauth python3 binutils clang libclang-rt-dev llvm)
 
 missing=()
 for p in "${packages[@]}"; do
