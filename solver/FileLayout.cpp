@@ -32,12 +32,18 @@ public:
     ByteReader(std::istream& in, uint64_t size) : mIn(in), mSize(size) {}
     uint64_t size() const { return mSize; }
 
-    /// Reads n bytes at off, or throws naming what did not fit.
-    void read(uint64_t off, void* dst, uint64_t n, const std::string& what)
+    /// Throws, naming what did not fit, unless n bytes at off lie inside the file: before
+    /// anything is allocated for them.
+    void check(uint64_t off, uint64_t n, const std::string& what) const
     {
         if (n > mSize || off > mSize - n)
             throw InputError("truncated: " + what + " at byte " + std::to_string(off) + " needs " + std::to_string(n) +
                              " bytes, the file has " + std::to_string(mSize));
+    }
+    /// Reads n bytes at off, or throws naming what did not fit.
+    void read(uint64_t off, void* dst, uint64_t n, const std::string& what)
+    {
+        check(off, n, what);
         mIn.clear();
         mIn.seekg(std::streamoff(off));
         mIn.read(static_cast<char*>(dst), std::streamsize(n));
@@ -103,8 +109,10 @@ uint64_t readSegment(ByteReader& r, uint64_t off, bool first, std::vector<FileGr
         r.read(off, &m, sizeof(m), label + "'s metadata");
         off += sizeof(m);
         if (m.nameSize == 0) throw InputError(label + "'s name size is 0 (it must count the name's final NUL)");
+        const std::string what = label + "'s name of " + std::to_string(m.nameSize) + " bytes";
+        r.check(off, m.nameSize, what); // the size comes from the file: checked before the allocation
         std::string name(m.nameSize, '\0');
-        r.read(off, name.data(), m.nameSize, label + "'s name of " + std::to_string(m.nameSize) + " bytes");
+        r.read(off, name.data(), m.nameSize, what);
         off += m.nameSize;
         if (name.back() != '\0') throw InputError(label + "'s name does not end with a NUL byte");
         if (m.codec != nanovdb::io::Codec::NONE) throw InputError(label + " is compressed: not supported");
