@@ -22,8 +22,10 @@ public:
         for (int a = 0; a < 3; ++a)
             mDim[a] = int64_t(box.max()[a]) - box.min()[a] + 1;
         mWords = (mDim[2] + 63) / 64;
+        // 2^34 bits (2 GiB): an open box's first set (its emitters' bounding box) stays
+        // affordable on a small machine, whatever a scene's far-apart balls claim
         const double bits = double(mDim[0]) * double(mDim[1]) * double(mWords) * 64;
-        if (bits > double(uint64_t(1) << 37))
+        if (bits > double(uint64_t(1) << 34))
             throw std::runtime_error("the active set's bounding box is too large for the CPU builder (" +
                                      std::to_string(mDim[0]) + "x" + std::to_string(mDim[1]) + "x" +
                                      std::to_string(mDim[2]) + " voxels)");

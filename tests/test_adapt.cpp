@@ -76,6 +76,11 @@ TEST(Adapt, BadStatementsGetALineNumberedError)
     EXPECT_EQ(parseScene(std::string(OpenHead) + "domain open -8 0 -8 8 16 8\n", "default").adapt.speedFraction(),
               0.01);
     expectSceneError("kind smoke\nemitter sphere 100 6 0 3\ndomain open -8 0 -8 8 16 8\n", "no emitter", 3);
+    // two emitters far apart in a huge box: their first set's bounding box (4e10 voxels) is
+    // refused in one line, not allocated
+    expectSceneError("kind smoke\nemitter sphere -900000 5 0 2\nemitter sphere 900000 5 2000 2\n"
+                     "domain open -1000000 0 -1000000 1000000 16 1000000\n",
+                     "too large for the CPU builder", 4);
 }
 
 TEST(Adapt, AHugeOpenBoxStartsWithTheEmittersNeighbourhoodOnly)
