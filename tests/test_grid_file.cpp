@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -312,8 +313,13 @@ TEST(GridFileCorrupt, WrongCountsOffsetsAndBoxesAreRefused)
              // the first child of the first lower node points 3 bytes into a leaf
              const size_t lower = b.nodes(1);
              using Lower = nanovdb::NanoLower<nanovdb::ValueOnIndex>::DataType;
-             const auto* node = reinterpret_cast<const Lower*>(b.bytes.data() + lower);
-             const uint32_t n = *node->mChildMask.beginOn();
+             // its words copied out: the bytes of a std::string are not aligned as a node (UBSan)
+             uint64_t words[nanovdb::Mask<4>::WORD_COUNT];
+             std::memcpy(words, b.bytes.data() + lower + offsetof(Lower, mChildMask), sizeof(words));
+             uint32_t n = 0;
+             while (words[n / 64] == 0)
+                 n += 64;
+             n += uint32_t(std::countr_zero(words[n / 64]));
              const size_t at = lower + offsetof(Lower, mTable) + 8 * n;
              b.put<int64_t>(at, b.get<int64_t>(at) + 3);
          },
