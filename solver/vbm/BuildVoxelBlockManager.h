@@ -52,11 +52,34 @@ inline uint64_t leafPrefixSum(const nanovdb::Mask<3>& mask)
 /// origins in the cached tables then never overflow 32-bit coordinates.
 inline constexpr int32_t SafeIndexRange = int32_t(1) << 30;
 
+/// "" when every tile of the grid (root tiles, internal entries without a child) holds index 0,
+/// the background: NanoVDB's accessor returns a tile's stored index for its voxels, the VBM's
+/// resolvers return 0 there, so a file's stray tile index would make the two disagree.
+template <typename NodeT>
+inline bool tilesHoldNoIndex(const NodeT* nodes, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; ++i)
+        for (uint32_t k = 0; k < NodeT::SIZE; ++k)
+            if (!nodes[i].childMask().isOn(k) && nodes[i].data()->getValue(k) != 0) return false;
+    return true;
+}
+inline std::string checkTilesHoldNoIndex(const IndexGrid* grid)
+{
+    const auto& tree = grid->tree();
+    const auto& root = tree.root();
+    for (uint32_t t = 0; t < root.tileCount(); ++t)
+        if (!root.tile(t)->isChild() && root.tile(t)->value != 0) return "a root tile holds an index";
+    if (!tilesHoldNoIndex(tree.template getFirstNode<2>(), tree.nodeCount(2)) ||
+        !tilesHoldNoIndex(tree.template getFirstNode<1>(), tree.nodeCount(1)))
+        return "an internal node's tile holds an index";
+    return "";
+}
+
 /// Why a grid cannot carry a VBM as it is, or "" if it can: it must be sequential
 /// (breadth-first, fixed-size nodes), its leaf array inside its mGridSize bytes, its leaves
 /// non-empty and indexed contiguously from 1 in leaf order (no indexed tiles, no per-leaf
-/// stats), each leaf's prefix sum that of its mask, its value count one past the last index, and
-/// its leaves within the safe index range.
+/// stats), each leaf's prefix sum that of its mask, its value count one past the last index,
+/// its leaves within the safe index range, and no tile holding an index.
 /// The decode and the resolvers trust all of this, so a grid from a file is checked here.
 inline std::string checkVbmGrid(const IndexGrid* grid)
 {
@@ -81,7 +104,7 @@ inline std::string checkVbmGrid(const IndexGrid* grid)
         next += d->valueCount();
     }
     if (grid->valueCount() != next) return "its value count disagrees with its leaves";
-    return "";
+    return checkTilesHoldNoIndex(grid);
 }
 
 /// Marks one leaf in the metadata: sets firstLeafID of every block whose first slot lies in
