@@ -6,9 +6,15 @@
 # (path, size, first bytes, base64 when small). docs/testing.md has the details.
 # Usage: scripts/fuzz.sh [TARGET...]        (default: fuzz_scene fuzz_grid_file)
 # Environment:
-#   VBM_FUZZ_SECONDS  seconds of fuzzing per target (default 60); 0 skips this whole step
-#                     (build, replay and fuzzing): the one switch for running CI before known
-#                     crashes are fixed (docs/testing.md)
+#   VBM_FUZZ_SECONDS  the most seconds of fuzzing per target (default 120); 0 skips this whole
+#                     step (build, replay and fuzzing): the one switch for running CI before
+#                     known crashes are fixed (docs/testing.md)
+#   VBM_FUZZ_RUNS     executions per target (default: fuzz_scene 100000, fuzz_grid_file 5000,
+#                     about a minute each here)
+#   VBM_FUZZ_SEED     libFuzzer's seed (default 1). With a fixed seed and run count, from the
+#                     checked-in seeds, CI repeats exactly the run a developer made: a gate
+#                     that does not turn red by chance. Exploring is a longer run with another
+#                     seed (docs/testing.md).
 #   VBM_FUZZ_ARGS     extra libFuzzer flags, e.g. "-fork=2 -ignore_crashes=1" to collect many crashes
 #   VBM_JOBS          build jobs (default nproc)
 set -euo pipefail
@@ -17,7 +23,9 @@ source "$root/scripts/sanitizer-env.sh"
 say() { echo "[fuzz] $*" >&2; }
 die() { echo "[fuzz] error: $*" >&2; exit 1; }
 
-seconds=${VBM_FUZZ_SECONDS:-60}
+seconds=${VBM_FUZZ_SECONDS:-120}
+fuzzSeed=${VBM_FUZZ_SEED:-1}
+[[ "$fuzzSeed" =~ ^[0-9]+$ ]] || die "VBM_FUZZ_SEED must be a whole number, not '$fuzzSeed'"
 [[ "$seconds" =~ ^[0-9]+$ ]] || die "VBM_FUZZ_SECONDS must be a whole number of seconds, not '$seconds'"
 if [ "$seconds" = 0 ]; then
   say "skipped: VBM_FUZZ_SECONDS=0"
@@ -99,9 +107,10 @@ for t in "${targets[@]}"; do
     done
   fi
 
-  say "$t: fuzzing ${seconds}s from $(ls "$seeds" | wc -l) seeds (+ $(ls "$work" | wc -l) in build-fuzz/fuzz/$t/corpus)"
+  case "$t" in fuzz_scene) runs=${VBM_FUZZ_RUNS:-100000} ;; *) runs=${VBM_FUZZ_RUNS:-5000} ;; esac
+  say "$t: fuzzing $runs runs (seed $fuzzSeed, at most ${seconds}s) from $(ls "$seeds" | wc -l) seeds (+ $(ls "$work" | wc -l) in build-fuzz/fuzz/$t/corpus)"
   # shellcheck disable=SC2086 # VBM_FUZZ_ARGS is a list of flags
-  if "$bin" "${common[@]}" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$art/" \
+  if "$bin" "${common[@]}" -seed="$fuzzSeed" -runs="$runs" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$art/" \
     ${VBM_FUZZ_ARGS:-} "$work" "$seeds" >"$build/fuzz/$t/fuzz.log" 2>&1; then
     say "$t: no finding ($(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$build/fuzz/$t/fuzz.log" | grep -oE '[0-9]+$' | tail -n1 || echo '?') executions)"
   else
