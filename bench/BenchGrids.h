@@ -1,11 +1,11 @@
-// The grids vbm-bench runs on: the built-in sphere shells and the grids of .nvdb files on the
-// host, and one grid's device copy with its VBM metadata at every block width a run needs.
+// One bench grid's device copy with its VBM metadata at every block width a run needs, and the
+// dense floor's box (the grids themselves: BenchGridSources.h).
 #pragma once
 
+#include "BenchGridSources.h"
 #include "BenchKernels.h"
 #include "DeviceArray.h"
 #include "DeviceRuns.h"
-#include "GridGenerators.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
 #include <cstdint>
@@ -14,28 +14,6 @@
 #include <vector>
 
 namespace bench {
-
-/// A grid to bench on, with the names its tables print.
-struct BenchGrid {
-    std::string name, origin;
-    vbm::HostGridHandle handle;
-};
-
-/// "small", "thin" and "thick" are built in; anything else names a file.
-bool isBuiltInGrid(const std::string& spec);
-
-/// The grid(s) of one --grid value: a built-in shell, or every usable grid of a .nvdb file (the
-/// ones it skips are noted on stderr). Throws vbm::InputError for an unreadable file.
-std::vector<BenchGrid> loadGrid(const std::string& spec);
-
-/// Reads every file among `specs` once, before anything needs the GPU, so an unreadable file
-/// is reported as such on any machine. Keyed by the spec.
-std::map<std::string, std::vector<BenchGrid>> loadFileGrids(const std::vector<std::string>& specs);
-
-/// The grids of a run in the order given: built-in ones are built now (they take seconds, so
-/// stderr says so), file ones are moved out of `fileGrids`.
-std::vector<BenchGrid> collectGrids(const std::vector<std::string>& specs,
-                                    std::map<std::string, std::vector<BenchGrid>>& fileGrids);
 
 /// The dense floor's box for a sparse grid: nx * nx * nz voxels, about as many as it has.
 struct DenseBox {

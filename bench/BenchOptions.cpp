@@ -45,10 +45,20 @@ options:
                        then, in windows of the scene's K steps, each starting with a
                        rebuild, its state is frozen into a fixed-topology solver and
                        the two step in turns, --steps each
+  --cpu                instead: the same consumer on the CPU, all cores, without a GPU:
+                       our six resolvers through the solver's CPU executor (and the
+                       shared form, the GPU's code slot by slot, of the two defaults)
+                       beside OpenVDB's peers on the same grid, values and cores:
+                       openvdb-accessor-cross, openvdb-accessor-box (hand-written sums
+                       through thread-local ValueAccessors over a LeafManager),
+                       openvdb-tools-laplacian, openvdb-filter-mean; every output
+                       checked against a ReadAccessor oracle (the tools within a
+                       stated tolerance); default grids small thin, 11 rounds (at
+                       least 5) after 2 warm-up rounds
   -h, --help           this text
 
 exit codes: 0 done and all outputs identical, 1 an output differed or a run failed,
-2 bad usage, unreadable grid file, or no CUDA GPU
+2 bad usage, unreadable grid file, or no CUDA GPU (without --cpu)
 )";
 
 } // namespace
@@ -58,6 +68,7 @@ const char* usageText() { return Usage; }
 Options parseOptions(int argc, char** argv)
 {
     Options o;
+    bool roundsGiven = false, warmupGiven = false;
     vbm::cli::ArgReader args(argc, argv);
     // The upper bound only keeps a typo from asking for a day of rounds.
     constexpr long MaxCount = 100000;
@@ -73,10 +84,14 @@ Options parseOptions(int argc, char** argv)
                 o.widths.push_back(w == 128 ? 7 : 9);
         } else if (a == "--channels")
             o.channels = args.list({1, 2, 4, 8, 16});
-        else if (a == "--rounds")
-            o.rounds = int(args.integer(50, MaxCount));
-        else if (a == "--warmup")
+        else if (a == "--rounds") {
+            o.rounds = int(args.integer(5, MaxCount));
+            roundsGiven = true;
+        } else if (a == "--warmup") {
             o.warmup = int(args.integer(0, MaxCount));
+            warmupGiven = true;
+        } else if (a == "--cpu")
+            o.cpu = true;
         else if (a == "--no-decode")
             o.decode = false;
         else if (a == "--json")
@@ -90,7 +105,13 @@ Options parseOptions(int argc, char** argv)
         else
             throw vbm::cli::UsageError("unknown option '" + a + "'");
     }
-    if (o.grids.empty()) o.grids = {"small", "thin", "thick"};
+    if (o.cpu && !o.solverScene.empty()) throw vbm::cli::UsageError("--cpu and --solver do not go together");
+    // The GPU's rounds take microseconds: at least 50; the CPU's take up to a second each.
+    if (!o.cpu && o.rounds < 50)
+        throw vbm::cli::UsageError("--rounds must be at least 50 (at least 5 with --cpu), got " + std::to_string(o.rounds));
+    if (o.cpu && !roundsGiven) o.rounds = 11;
+    if (o.cpu && !warmupGiven) o.warmup = 2;
+    if (o.grids.empty()) o.grids = o.cpu ? std::vector<std::string>{"small", "thin"} : std::vector<std::string>{"small", "thin", "thick"};
     return o;
 }
 

@@ -1,5 +1,5 @@
 // vbm-bench's command line: what a run measures (grids, widths, channels, rounds, the decode
-// table, JSON, or the solver comparison instead) and the usage text that documents it.
+// table, JSON, or the solver comparison or the CPU comparison instead) and the usage text that documents it.
 #pragma once
 
 #include <string>
@@ -12,12 +12,13 @@ struct Options {
     std::vector<std::string> grids;   ///< built-in names or .nvdb files, in the order given
     std::vector<int> widths = {7, 9}; ///< log2 block widths of the resolver table
     std::vector<int> channels = {1, 8};
-    int rounds = 50, warmup = 15;
+    int rounds = 50, warmup = 15; ///< --cpu: 11 and 2 unless given
     bool decode = true;      ///< the decode-alone table (widths 64..512)
     std::string json;        ///< write every number here as JSON, when set
     std::string solverScene; ///< --solver: time full solver steps of this scene instead
     int steps = 0;           ///< --solver: steps per configuration (0: the mode's default)
     int growSteps = 60;      ///< --solver on an adaptive scene: steps before the comparison
+    bool cpu = false;        ///< --cpu: the CPU comparison (ours against OpenVDB), no GPU needed
     bool help = false;
 };
 

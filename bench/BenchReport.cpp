@@ -21,4 +21,17 @@ std::string fmtRange(const vbm::Summary& s, int prec)
     return fmt(s.median, prec) + " (" + fmt(s.min, prec) + "-" + fmt(s.max, prec) + ")";
 }
 
+std::string jsonEscape(const std::string& s)
+{
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\') o += '\\';
+        if (c == '\n')
+            o += "\\n";
+        else
+            o += c;
+    }
+    return o;
+}
+
 } // namespace bench

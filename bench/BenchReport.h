@@ -30,6 +30,9 @@ const char* gitCommit();
 
 /// A number with `prec` decimals.
 std::string fmt(double v, int prec = 3);
+/// s with quotes, backslashes and newlines escaped for a JSON string.
+std::string jsonEscape(const std::string& s);
+
 /// "median (min-max)", each with `prec` decimals: the tables' cell for a timing.
 std::string fmtRange(const vbm::Summary& s, int prec);
 

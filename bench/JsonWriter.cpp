@@ -33,19 +33,6 @@ void writeKernel(std::ostream& js, const ResourceRow& r)
 
 } // namespace
 
-std::string jsonEscape(const std::string& s)
-{
-    std::string o;
-    for (char c : s) {
-        if (c == '"' || c == '\\') o += '\\';
-        if (c == '\n')
-            o += "\\n";
-        else
-            o += c;
-    }
-    return o;
-}
-
 std::string gridJsonEntry(const BenchGrid& g, uint64_t voxels, uint32_t leaves, const std::vector<WidthBlocks>& widths)
 {
     std::string fallbackJson;

@@ -13,9 +13,6 @@
 
 namespace bench {
 
-/// s with quotes, backslashes and newlines escaped for a JSON string.
-std::string jsonEscape(const std::string& s);
-
 /// One block width's block count and the blocks the cached forms resolve by tree walk.
 struct WidthBlocks {
     int width = 0; ///< in voxels (128, 512)
