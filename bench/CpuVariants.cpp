@@ -2,7 +2,7 @@
 #include "CpuVariants.h"
 
 #include "HostExec.h"
-#include "vbm/BlockSkeleton.h"
+#include "vbm/CpuBlockSkeleton.h"
 #include "vbm/SidecarConsumers.h"
 
 #include <stdexcept>

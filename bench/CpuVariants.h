@@ -4,12 +4,13 @@
 // slot by slot, on host threads) to show what the CPU form gains.
 #pragma once
 
+#include "TapRuns.h"
 #include "vbm/Resolver.h"
 #include "vbm/VbmView.h"
 
 namespace bench {
 
-enum class HostForm { Cpu, Shared };
+using vbm::HostForm;
 
 /// Runs the consumer over every voxel of `v` (block width 2^log2Width, 7 or 9) through resolver
 /// r (not NanoVDB13), C = channels (1, 2, 4, 8 or 16): out[index * C + ch].

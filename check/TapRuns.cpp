@@ -3,7 +3,7 @@
 
 #include "ConsumerBody.h"
 #include "ResolverRules.h"
-#include "vbm/BlockSkeleton.h"
+#include "vbm/CpuBlockSkeleton.h"
 
 #include <atomic>
 #include <mutex>
@@ -54,7 +54,7 @@ uint64_t countFallbackBlocks(const VbmMetadata& vbm)
 }
 
 std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, uint64_t blockBegin,
-                                        uint64_t blockEnd)
+                                        uint64_t blockEnd, HostForm form)
 {
     const int taps = tapCount(r);
     const uint64_t width = uint64_t(1) << vbm.log2BlockWidth;
@@ -62,12 +62,17 @@ std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata
     const VbmView view = hostView(grid, vbm);
     withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
         withOurResolver(r, [&](auto tag) {
-            forEachSlotOnHost<decltype(l)::value, decltype(tag)::value>(
-                view, blockBegin, blockEnd, [&](const SlotOf& s, auto&& resolve) {
-                    const uint64_t slot = s.index - vbm.extent.firstOffset - blockBegin * width;
-                    uint64_t* dst = out.data() + slot * taps;
-                    resolve([dst](int tap, uint64_t index) { dst[tap] = index; });
-                });
+            constexpr int L = decltype(l)::value;
+            constexpr Resolver R = decltype(tag)::value;
+            const auto store = [&](const SlotOf& s, auto&& resolve) {
+                const uint64_t slot = s.index - vbm.extent.firstOffset - blockBegin * width;
+                uint64_t* dst = out.data() + slot * taps;
+                resolve([dst](int tap, uint64_t index) { dst[tap] = index; });
+            };
+            if (form == HostForm::Cpu)
+                forEachSlotOnHost<L, R>(view, blockBegin, blockEnd, store);
+            else
+                forEachSlotOnHostShared<L, R>(view, blockBegin, blockEnd, store);
         });
     });
     return out;
@@ -201,19 +206,23 @@ CheckResult checkDecode(const IndexGrid* grid, const VbmMetadata& vbm, const std
 namespace {
 
 template <int C, int L, Resolver R>
-void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, bool laplacian, const float* sidecar, float* out)
+void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, bool laplacian, const float* sidecar, float* out,
+                   HostForm form)
 {
-    forEachSlotOnHost<L, R>(hostView(grid, vbm), 0, vbm.extent.blockCount,
-                            ConsumerBody<C, isBoxResolver(R)>{sidecar, out, laplacian});
+    const ConsumerBody<C, isBoxResolver(R)> body{sidecar, out, laplacian};
+    if (form == HostForm::Cpu)
+        forEachSlotOnHost<L, R>(hostView(grid, vbm), 0, vbm.extent.blockCount, body);
+    else
+        forEachSlotOnHostShared<L, R>(hostView(grid, vbm), 0, vbm.extent.blockCount, body);
 }
 
 template <int C>
 void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, bool laplacian, const float* sidecar,
-                   float* out)
+                   float* out, HostForm form)
 {
     withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
         withOurResolver(r, [&](auto tag) {
-            consumeOnHost<C, decltype(l)::value, decltype(tag)::value>(grid, vbm, laplacian, sidecar, out);
+            consumeOnHost<C, decltype(l)::value, decltype(tag)::value>(grid, vbm, laplacian, sidecar, out, form);
         });
     });
 }
@@ -221,13 +230,13 @@ void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, bo
 } // namespace
 
 std::vector<float> applyConsumerOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, bool laplacian,
-                                       int channels, const std::vector<float>& sidecar)
+                                       int channels, const std::vector<float>& sidecar, HostForm form)
 {
     std::vector<float> out((vbm.extent.lastOffset + 1) * channels, 0.f);
     if (channels == 1)
-        consumeOnHost<1>(grid, vbm, r, laplacian, sidecar.data(), out.data());
+        consumeOnHost<1>(grid, vbm, r, laplacian, sidecar.data(), out.data(), form);
     else if (channels == 8)
-        consumeOnHost<8>(grid, vbm, r, laplacian, sidecar.data(), out.data());
+        consumeOnHost<8>(grid, vbm, r, laplacian, sidecar.data(), out.data(), form);
     else
         throw std::invalid_argument("consumers are built for 1 or 8 channels");
     return out;

@@ -15,10 +15,15 @@ namespace vbm {
 /// Value of a tap no resolver wrote (slots past the last voxel, idle threads).
 inline constexpr uint64_t PoisonTap = 0xdeadbeefcafef00dull;
 
+/// Which host form of the block skeleton a host run goes through: the CPU form
+/// (CpuBlockSkeleton.h, what the CPU backend runs) or the shared form (the GPU's code slot by
+/// slot, BlockSkeleton.h).
+enum class HostForm { Cpu, Shared };
+
 /// Taps of blocks [blockBegin, blockEnd): taps[((b - blockBegin)*BlockWidth + slot)*tapCount(r) + tap].
 /// Computed on the host: decode, then resolver r (one of the six; not NanoVDB13).
 std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, uint64_t blockBegin,
-                                        uint64_t blockEnd);
+                                        uint64_t blockEnd, HostForm form = HostForm::Cpu);
 
 /// Outcome of a check.
 struct CheckResult {
@@ -52,7 +57,7 @@ uint64_t countFallbackBlocks(const VbmMetadata& vbm);
 /// Sidecar consumer outputs, C floats per value index (index 0 unused): the 27-tap box sum for
 /// box shape, the 7-point Laplacian otherwise (box resolvers give it their cross taps).
 std::vector<float> applyConsumerOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, bool laplacian,
-                                       int channels, const std::vector<float>& sidecar);
+                                       int channels, const std::vector<float>& sidecar, HostForm form = HostForm::Cpu);
 
 /// Random non-zero sidecar values, channels per value index, indices 0..lastOffset.
 std::vector<float> randomSidecar(uint64_t valueCount, int channels, uint64_t seed);

@@ -6,7 +6,7 @@
 
 #include "ResolverRules.h"
 #include "kernels/AbsOrInf.h"
-#include "vbm/BlockSkeleton.h"
+#include "vbm/CpuBlockSkeleton.h"
 #include "vbm/VbmView.h"
 
 #include <algorithm>

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 #include <unistd.h>
 
 namespace {
@@ -44,7 +45,7 @@ TEST(VbmBenchCli, HelpDocumentsEveryOption)
     const CommandResult r = bench("--help");
     EXPECT_EQ(r.code, 0);
     for (const char* flag : {"--grid", "--widths", "--channels", "--rounds", "--warmup", "--no-decode", "--json",
-                             "--solver", "--steps", "small", "thin", "thick", "exit codes"})
+                             "--solver", "--steps", "--cpu", "openvdb-accessor-cross", "small", "thin", "thick", "exit codes"})
         EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
@@ -53,7 +54,8 @@ TEST(VbmBenchCli, BadUsageGivesOneLineAndExitCode2)
     for (const std::string& args :
          {std::string("--bogus"), std::string("--widths 100"), std::string("--channels 3"), std::string("--rounds 10"),
           std::string("--rounds"), std::string("--json"), std::string("--steps 2"), std::string("--rounds 100001"),
-          std::string("--warmup -1"), std::string("--help --bogus"), std::string("--solver")}) {
+          std::string("--warmup -1"), std::string("--help --bogus"), std::string("--solver"),
+          std::string("--cpu --rounds 4"), std::string("--cpu --solver smoke-plume")}) {
         SCOPED_TRACE(args);
         const CommandResult r = bench(args);
         EXPECT_EQ(r.code, 2) << r.out;
@@ -132,4 +134,31 @@ TEST(VbmBenchCli, UnknownSceneGivesExitCode2)
     const CommandResult r = bench("--solver no-such-scene --steps 5");
     EXPECT_EQ(r.code, 2) << r.out;
     EXPECT_EQ(r.out.rfind("vbm-bench: ", 0), 0u) << r.out;
+}
+
+// --cpu needs no GPU: a short run on the small shell, our resolvers beside OpenVDB's peers, every
+// output checked against the oracle, and the JSON rows the issue names.
+TEST(VbmBenchCli, CpuRunChecksEveryOutputAndWritesItsRows)
+{
+    const std::string json = tempFile("vbm-bench-cpu");
+    const CommandResult r = bench("--cpu --grid small --channels 1 --widths 128 --rounds 5 --warmup 0 --json " + json);
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("All outputs identical to the oracle (peers: within their stated rule): yes"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r.out;
+    const std::string js = readFile(json);
+    std::vector<std::string> variants = {"computeBoxStencil", "forEachBoxStencil", "computeBoxStencilCached",
+                                         "forEachBoxStencilCached", "computeCrossStencil", "computeCrossStencilCached"};
+#if defined(VBM_BENCH_HAS_OPENVDB)
+    for (const char* peer :
+         {"openvdb-accessor-cross", "openvdb-accessor-box", "openvdb-tools-laplacian", "openvdb-filter-mean"})
+        variants.push_back(peer);
+#endif
+    for (const std::string& v : variants)
+        EXPECT_NE(js.find("\"variant\": \"" + v + "\""), std::string::npos) << v;
+    for (const char* key : {"\"grid\": \"small shell\"", "\"channels\": 1", "\"medianMs\"", "\"voxelsPerSecond\"",
+                            "\"allIdentical\": true"})
+        EXPECT_NE(js.find(key), std::string::npos) << key;
+    std::filesystem::remove(json);
 }

@@ -1,6 +1,7 @@
 // The VBM layer on the CPU: build, decode and all six resolvers, byte-exact against
 // NanoVDB's ReadAccessor and against computeBoxStencil, on every slot of every block, at
-// widths 64/128/256/512, over the test topologies; and the sidecar consumers.
+// widths 64/128/256/512, over the test topologies, through both host forms of the block
+// skeleton (the shared one, the GPU's code, and the CPU form); and the sidecar consumers.
 #include "GridGenerators.h"
 #include "TapRuns.h"
 #include "TestGrids.h"
@@ -142,22 +143,43 @@ TEST_P(VbmHost, DecodeFindsEverySlotsVoxel)
 TEST_P(VbmHost, EveryResolverMatchesReadAccessorAndComputeBoxStencil)
 {
     const VbmMetadata m = buildVbmOnHost(grid(), log2Width());
-    const auto baseline = resolveTapsOnHost(grid(), m, Resolver::computeBoxStencil, 0, m.extent.blockCount);
+    const auto baseline =
+        resolveTapsOnHost(grid(), m, Resolver::computeBoxStencil, 0, m.extent.blockCount, HostForm::Shared);
     const uint64_t slots = m.extent.blockCount << log2Width();
-    for (Resolver r : VbmResolvers) {
-        SCOPED_TRACE(resolverName(r));
-        const auto taps = resolveTapsOnHost(grid(), m, r, 0, m.extent.blockCount);
-        const CheckResult c = checkTaps(grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps);
-        EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
-        EXPECT_EQ(c.checkedSlots, grid()->activeVoxelCount());
-        if (isBoxResolver(r)) {
-            EXPECT_EQ(0, std::memcmp(taps.data(), baseline.data(), taps.size() * sizeof(uint64_t)));
-        } else {
-            uint64_t differ = 0;
-            for (uint64_t s = 0; s < slots; ++s)
-                for (int t = 0; t < 7; ++t)
-                    differ += taps[s * 7 + t] != baseline[s * 27 + boxTapOfCrossTap(t)];
-            EXPECT_EQ(differ, 0u);
+    for (HostForm form : {HostForm::Shared, HostForm::Cpu})
+        for (Resolver r : VbmResolvers) {
+            SCOPED_TRACE(std::string(resolverName(r)) + (form == HostForm::Cpu ? ", CPU form" : ", shared form"));
+            const auto taps = resolveTapsOnHost(grid(), m, r, 0, m.extent.blockCount, form);
+            const CheckResult c = checkTaps(grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps);
+            EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
+            EXPECT_EQ(c.checkedSlots, grid()->activeVoxelCount());
+            if (isBoxResolver(r)) {
+                EXPECT_EQ(0, std::memcmp(taps.data(), baseline.data(), taps.size() * sizeof(uint64_t)));
+            } else {
+                uint64_t differ = 0;
+                for (uint64_t s = 0; s < slots; ++s)
+                    for (int t = 0; t < 7; ++t)
+                        differ += taps[s * 7 + t] != baseline[s * 27 + boxTapOfCrossTap(t)];
+                EXPECT_EQ(differ, 0u);
+            }
+        }
+}
+
+// The CPU form over a part of the blocks writes exactly those blocks' slots, as the shared form
+// does (the runs of blocks a thread takes start and end anywhere).
+TEST_P(VbmHost, CpuFormOverAnyBlockRangeEqualsTheSharedForm)
+{
+    const VbmMetadata m = buildVbmOnHost(grid(), log2Width());
+    const uint64_t n = m.extent.blockCount;
+    for (const auto& [b0, b1] : {std::pair<uint64_t, uint64_t>{0, n}, {n / 3, n / 3 + 1}, {n / 2, n}, {1, n}}) {
+        if (b0 >= b1 || b1 > n) continue;
+        for (Resolver r : {Resolver::computeCrossStencilCached, Resolver::forEachBoxStencilCached,
+                           Resolver::computeCrossStencil}) {
+            SCOPED_TRACE(std::string(resolverName(r)) + " blocks " + std::to_string(b0) + ".." + std::to_string(b1));
+            const auto cpu = resolveTapsOnHost(grid(), m, r, b0, b1, HostForm::Cpu);
+            const auto shared = resolveTapsOnHost(grid(), m, r, b0, b1, HostForm::Shared);
+            ASSERT_EQ(cpu.size(), shared.size());
+            EXPECT_EQ(0, std::memcmp(cpu.data(), shared.data(), cpu.size() * sizeof(uint64_t)));
         }
     }
 }
@@ -191,23 +213,24 @@ TEST_P(ConsumersHost, BitwiseIdenticalAcrossResolversOfAShape)
     const IndexGrid* g = gridOf(cachedGrid(0));
     const VbmMetadata m = buildVbmOnHost(g, log2Width);
     const auto sidecar = randomSidecar(m.extent.lastOffset + 1, channels, 99);
-    const auto boxRef = applyConsumerOnHost(g, m, Resolver::computeBoxStencil, false, channels, sidecar);
-    const auto lapRef = applyConsumerOnHost(g, m, Resolver::computeCrossStencil, true, channels, sidecar);
+    const auto boxRef = applyConsumerOnHost(g, m, Resolver::computeBoxStencil, false, channels, sidecar, HostForm::Shared);
+    const auto lapRef = applyConsumerOnHost(g, m, Resolver::computeCrossStencil, true, channels, sidecar, HostForm::Shared);
     // the outputs are not trivial
     double boxNorm = 0, lapNorm = 0;
     for (size_t i = channels; i < boxRef.size(); ++i)
         boxNorm += std::abs(boxRef[i]), lapNorm += std::abs(lapRef[i]);
     EXPECT_GT(boxNorm, 0.0);
     EXPECT_GT(lapNorm, 0.0);
-    for (Resolver r : VbmResolvers) {
-        SCOPED_TRACE(resolverName(r));
-        if (isBoxResolver(r)) {
-            const auto box = applyConsumerOnHost(g, m, r, false, channels, sidecar);
-            EXPECT_EQ(0, std::memcmp(box.data(), boxRef.data(), box.size() * sizeof(float)));
+    for (HostForm form : {HostForm::Shared, HostForm::Cpu})
+        for (Resolver r : VbmResolvers) {
+            SCOPED_TRACE(std::string(resolverName(r)) + (form == HostForm::Cpu ? ", CPU form" : ", shared form"));
+            if (isBoxResolver(r)) {
+                const auto box = applyConsumerOnHost(g, m, r, false, channels, sidecar, form);
+                EXPECT_EQ(0, std::memcmp(box.data(), boxRef.data(), box.size() * sizeof(float)));
+            }
+            const auto lap = applyConsumerOnHost(g, m, r, true, channels, sidecar, form);
+            EXPECT_EQ(0, std::memcmp(lap.data(), lapRef.data(), lap.size() * sizeof(float)));
         }
-        const auto lap = applyConsumerOnHost(g, m, r, true, channels, sidecar);
-        EXPECT_EQ(0, std::memcmp(lap.data(), lapRef.data(), lap.size() * sizeof(float)));
-    }
 }
 
 INSTANTIATE_TEST_SUITE_P(WidthsAndChannels, ConsumersHost,

@@ -15,12 +15,12 @@ namespace vbm {
 /// Number of worker threads the host executor uses (all hardware threads, at least 1).
 inline unsigned hostThreadCount() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-/// Calls body(block) for every block in [blockBegin, blockEnd), blocks spread over
-/// threadCount threads (0: all cores) in dynamically scheduled chunks. The body of one
-/// block runs on one thread, so it may stage a per-block table and then loop over slots.
-/// An exception thrown by a body is rethrown here after all threads have stopped.
+/// Calls body(b0, b1) for consecutive runs of blocks covering [blockBegin, blockEnd), the runs
+/// spread over threadCount threads (0: all cores) and dynamically scheduled. A run is handled
+/// by one thread, so its body may stage tables and reuse them across its blocks. An exception
+/// thrown by a body is rethrown here after all threads have stopped.
 template <typename Body>
-void forEachBlockOnHost(uint64_t blockBegin, uint64_t blockEnd, Body&& body, unsigned threadCount = 0)
+void forEachBlockRangeOnHost(uint64_t blockBegin, uint64_t blockEnd, Body&& body, unsigned threadCount = 0)
 {
     if (blockEnd <= blockBegin) return;
     const uint64_t count = blockEnd - blockBegin;
@@ -34,9 +34,7 @@ void forEachBlockOnHost(uint64_t blockBegin, uint64_t blockEnd, Body&& body, uns
             for (;;) {
                 const uint64_t b0 = next.fetch_add(chunk);
                 if (b0 >= blockEnd) return;
-                const uint64_t b1 = std::min(blockEnd, b0 + chunk);
-                for (uint64_t b = b0; b < b1; ++b)
-                    body(b);
+                body(b0, std::min(blockEnd, b0 + chunk));
             }
         } catch (...) {
             std::lock_guard lock(errorMutex);
@@ -54,6 +52,21 @@ void forEachBlockOnHost(uint64_t blockBegin, uint64_t blockEnd, Body&& body, uns
             t.join();
     }
     if (error) std::rethrow_exception(error);
+}
+
+/// Calls body(block) for every block in [blockBegin, blockEnd), spread over the cores as
+/// forEachBlockRangeOnHost does. The body of one block runs on one thread, so it may stage a
+/// per-block table and then loop over slots.
+template <typename Body>
+void forEachBlockOnHost(uint64_t blockBegin, uint64_t blockEnd, Body&& body, unsigned threadCount = 0)
+{
+    forEachBlockRangeOnHost(
+        blockBegin, blockEnd,
+        [&](uint64_t b0, uint64_t b1) {
+            for (uint64_t b = b0; b < b1; ++b)
+                body(b);
+        },
+        threadCount);
 }
 
 } // namespace vbm
