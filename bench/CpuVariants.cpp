@@ -1,7 +1,6 @@
 // vbm-bench --cpu's consumer runs (see CpuVariants.h).
 #include "CpuVariants.h"
 
-#include "HostExec.h"
 #include "vbm/CpuBlockSkeleton.h"
 #include "vbm/SidecarConsumers.h"
 
@@ -30,9 +29,10 @@ template <int L, vbm::Resolver R, int C>
 void runOne(const vbm::VbmView& v, HostForm form, const float* sidecar, float* out)
 {
     const SumBody<C> body{sidecar, out};
+    // The CPU form is what the solver's CPU executor runs for every stencil pass
+    // (HostExec::stencil calls forEachSlotOnHost).
     if (form == HostForm::Cpu) {
-        vbm::solver::HostExec exec;
-        exec.stencil<L, R>(v, body);
+        vbm::forEachSlotOnHost<L, R>(v, 0, v.blockCount, [&](const vbm::SlotOf& s, auto&& taps) { body(s.index, taps); });
     } else {
         vbm::forEachSlotOnHostShared<L, R>(v, 0, v.blockCount,
                                            [&](const vbm::SlotOf& s, auto&& taps) { body(s.index, taps); });

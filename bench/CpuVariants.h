@@ -1,6 +1,6 @@
 // vbm-bench --cpu, our side: the bench's consumer (sum C interleaved sidecar channels over a
-// resolver's taps in tap order, write C floats per voxel) through the solver's CPU executor
-// (HostExec: the CPU form of the block skeleton), or through the shared form (the GPU's code,
+// resolver's taps in tap order, write C floats per voxel) through the CPU form of the block
+// skeleton (what the solver's CPU executor, HostExec, runs every stencil pass through), or through the shared form (the GPU's code,
 // slot by slot, on host threads) to show what the CPU form gains.
 #pragma once
 
