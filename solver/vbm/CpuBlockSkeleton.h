@@ -18,6 +18,17 @@
 #include <array>
 #include <cstdint>
 
+// A loop of constant trip count unrolled on the host compilers (nvcc's front end, which also
+// reads this header, does not take GCC's pragma; the form is not hot there).
+#define VBM_PRAGMA(x) _Pragma(#x)
+#if defined(__CUDACC__)
+#define VBM_HOST_UNROLL(n)
+#elif defined(__clang__)
+#define VBM_HOST_UNROLL(n) VBM_PRAGMA(unroll n)
+#else
+#define VBM_HOST_UNROLL(n) VBM_PRAGMA(GCC unroll n)
+#endif
+
 namespace vbm {
 
 /// leafRun(leaf, begin, end) for each leaf holding value indices of blocks [b0, b1) of `v`, in
@@ -70,15 +81,15 @@ inline void neighbourhoodTaps(const uint64_t* c, F&& f)
             return a;
         }();
         if constexpr (isStreamedResolver(R)) {
-#pragma GCC unroll 27
+            VBM_HOST_UNROLL(27)
             for (int t = 0; t < BoxTapCount; ++t)
                 f(t, c[at[t]]);
         } else {
             uint64_t taps[BoxTapCount];
-#pragma GCC unroll 27
+            VBM_HOST_UNROLL(27)
             for (int t = 0; t < BoxTapCount; ++t)
                 taps[t] = c[at[t]];
-#pragma GCC unroll 27
+            VBM_HOST_UNROLL(27)
             for (int t = 0; t < BoxTapCount; ++t)
                 f(t, taps[t]);
         }
@@ -87,10 +98,10 @@ inline void neighbourhoodTaps(const uint64_t* c, F&& f)
         constexpr int at[CrossTapCount] = {0, -100, 100, -10, 10, -1, 1};
         static_assert(LeafNeighbourhood::offset(1, 0, 0) == 100 && LeafNeighbourhood::offset(0, 1, 0) == 10);
         uint64_t taps[CrossTapCount];
-#pragma GCC unroll 7
+        VBM_HOST_UNROLL(7)
         for (int t = 0; t < CrossTapCount; ++t)
             taps[t] = c[at[t]];
-#pragma GCC unroll 7
+        VBM_HOST_UNROLL(7)
         for (int t = 0; t < CrossTapCount; ++t)
             f(t, taps[t]);
     }
