@@ -196,6 +196,7 @@ public:
     /// A step's output becomes the channel; the channel's old values go to the temporary's slot.
     void swap(Channel c, Temp t) { std::swap(mChannels[size_t(c)], mSlots[size_t(slotOf(t))]); }
     void swap(Temp a, Temp b) { std::swap(mSlots[size_t(slotOf(a))], mSlots[size_t(slotOf(b))]); }
+    void swap(Channel a, Channel b) { std::swap(mChannels[size_t(a)], mChannels[size_t(b)]); }
 
     uint64_t valueCount() const { return mCount; }
     /// Bytes per value index of every channel and workspace array.

@@ -97,7 +97,7 @@ struct DeferredLines {
     std::map<std::string, int> settingLines; ///< where each numeric setting was given
 };
 
-/// One of the word-valued settings (kind, scheme, pressure_preconditioner).
+/// One of the word-valued settings (kind, scheme, advection, pressure_preconditioner).
 template <typename T>
 T pick(const std::string& source, const Line& l, const std::vector<std::pair<const char*, T>>& choices)
 {
@@ -210,6 +210,10 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
         } else if (key == "scheme") {
             scene.params.scheme =
                 pick<HeatScheme>(source, l, {{"explicit", HeatScheme::Explicit}, {"implicit", HeatScheme::Implicit}});
+        } else if (key == "advection") {
+            scene.params.advection = pick<AdvectionScheme>(
+                source, l,
+                {{"maccormack", AdvectionScheme::MacCormack}, {"semi-lagrangian", AdvectionScheme::SemiLagrangian}});
         } else if (key == "pressure_preconditioner") {
             scene.params.pressurePreconditioner = pick<Preconditioner>(
                 source, l, {{"multigrid", Preconditioner::Multigrid}, {"jacobi", Preconditioner::Jacobi}});

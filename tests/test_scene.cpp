@@ -32,6 +32,16 @@ TEST(Scene, BuiltinsAreTheAssetFiles)
     EXPECT_FALSE(plume.emitter.empty());
 }
 
+// Issue 14: smoke advects with MacCormack unless the scene says semi-lagrangian.
+TEST(Scene, AdvectionIsMacCormackUnlessTheSceneSaysSemiLagrangian)
+{
+    const std::string smoke = "kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\n";
+    EXPECT_EQ(parseScene(smoke, "s").params.advection, AdvectionScheme::MacCormack);
+    EXPECT_EQ(parseScene(smoke + "advection semi-lagrangian\n", "s").params.advection,
+              AdvectionScheme::SemiLagrangian);
+    EXPECT_EQ(parseScene(smoke + "advection maccormack\n", "s").params.advection, AdvectionScheme::MacCormack);
+}
+
 TEST(Scene, NvdbLevelSetDomainInteriorAndBand)
 {
     const fs::path p = fs::temp_directory_path() / ("vbm-scene-ls-" + std::to_string(::getpid()) + ".nvdb");
@@ -59,6 +69,8 @@ TEST(Scene, MalformedTextNamesTheLine)
         {"kind heat\ndomain box 4 4 4 0 0 0\n", 2},
         {"kind heat\ndomain nvdb /nonexistent.nvdb band\n", 2},
         {"kind heat\ndomain box 0 0 0 4 4 4\ncg_max_iterations 2.5\n", 3},
+        {"kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\nadvection bfecc\n", 4},
+        {"kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\nadvection\n", 4},
     };
     for (const auto& [text, line] : cases) {
         SCOPED_TRACE(text);

@@ -18,6 +18,8 @@ struct NonFiniteError : std::runtime_error {
 enum class Backend { Cpu, Cuda };
 enum class SimulationKind { Heat, Smoke };
 enum class HeatScheme { Explicit, Implicit };
+/// Smoke's advection: semi-Lagrangian, or MacCormack's limited correction of it (sharper).
+enum class AdvectionScheme { SemiLagrangian, MacCormack };
 /// Preconditioner of the pressure CG.
 enum class Preconditioner { Multigrid, Jacobi };
 
@@ -47,6 +49,7 @@ struct SimulationParams {
     double emitTemperature = 1.0;
     double vorticity = 0.0; ///< vorticity confinement strength eps (0: off)
     double maxCfl = 1.0;    ///< advection substeps keep the CFL number at most this (<= 1)
+    AdvectionScheme advection = AdvectionScheme::MacCormack; ///< of density and temperature
     // linear solves
     double cgTolerance = 1e-5;                                         ///< relative residual ||r|| / ||b||
     Preconditioner pressurePreconditioner = Preconditioner::Multigrid; ///< smoke's pressure solve

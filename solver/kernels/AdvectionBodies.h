@@ -1,5 +1,6 @@
-// Kernel body of smoke's advection: semi-Lagrangian, trilinear from the 27 box taps, so it
-// needs a box resolver (ResolverRules.h, StepKind::Advection).
+// Kernel bodies of smoke's advection: semi-Lagrangian, trilinear from the 27 box taps, and
+// MacCormack's limited correction of it, from the same taps; both need a box resolver
+// (ResolverRules.h, StepKind::Advection).
 #pragma once
 
 #include "vbm/TreeWalkStencils.h"
@@ -51,6 +52,55 @@ struct Advect {
             wt[0] = -d, wt[1] = 1.f + d, wt[2] = 0.f;
         } else {
             wt[0] = 0.f, wt[1] = 1.f - d, wt[2] = d;
+        }
+    }
+};
+
+/// MacCormack's correction of a semi-Lagrangian substep (Selle et al. 2008), for Channels
+/// channels: with forward = Advect's result (phi at i - dt v/h) and backward = forward carried
+/// back (read here at i + dt v/h, from the same 27 taps), the result is
+/// forward + (phi - backward) / 2, clamped to the min and max of phi over the taps the forward
+/// interpolation weighted, so it makes no new extrema. v is the velocity Advect used; inactive
+/// taps read the voxel's own value, as there. Needs a box resolver.
+template <int Channels = 2>
+struct MacCormackCorrect {
+    const float* cu;
+    const float* cv;
+    const float* cw;
+    float dtOverH;
+    const float* phi[Channels];
+    const float* forward[Channels];
+    float* out[Channels];
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        float fx[3], fy[3], fz[3], bx[3], by[3], bz[3];
+        Advect<>::axisWeights(-dtOverH * cu[i], fx);
+        Advect<>::axisWeights(-dtOverH * cv[i], fy);
+        Advect<>::axisWeights(-dtOverH * cw[i], fz);
+        Advect<>::axisWeights(dtOverH * cu[i], bx);
+        Advect<>::axisWeights(dtOverH * cv[i], by);
+        Advect<>::axisWeights(dtOverH * cw[i], bz);
+        // the forward weights sum to 1, so at least one tap sets the bounds
+        float back[Channels] = {}, lo[Channels], hi[Channels];
+        for (int ch = 0; ch < Channels; ++ch)
+            lo[ch] = 3.4028235e38f, hi[ch] = -3.4028235e38f;
+        taps([&](int tap, uint64_t n) {
+            const uint64_t src = n ? n : i;
+            const float wb = bx[tap / 9] * by[(tap / 3) % 3] * bz[tap % 3];
+            if (wb != 0.f)
+                for (int ch = 0; ch < Channels; ++ch)
+                    back[ch] += wb * forward[ch][src];
+            if (fx[tap / 9] * fy[(tap / 3) % 3] * fz[tap % 3] != 0.f)
+                for (int ch = 0; ch < Channels; ++ch) {
+                    const float v = phi[ch][src];
+                    lo[ch] = v < lo[ch] ? v : lo[ch];
+                    hi[ch] = v > hi[ch] ? v : hi[ch];
+                }
+        });
+        for (int ch = 0; ch < Channels; ++ch) {
+            const float r = forward[ch][i] + 0.5f * (phi[ch][i] - back[ch]);
+            out[ch][i] = r < lo[ch] ? lo[ch] : (r > hi[ch] ? hi[ch] : r);
         }
     }
 };

@@ -102,3 +102,6 @@ __device__ inline void runThisSlot(const VbmView& v, uint64_t block, Body&& body
 #endif
 
 } // namespace vbm
+
+// The CPU form (forEachSlotOnHost, runBlocksOnHost) comes with this header, as it always did.
+#include "CpuBlockSkeleton.h"
