@@ -144,7 +144,7 @@ TEST(Smoke, MacCormackMakesNoNewExtrema)
                 solver::Advect<>::axisWeights(-vel[a][i], w[a]);
             float lo = 1e30f, hi = -1e30f;
             for (int t = 0; t < 27; ++t) {
-                if (w[0][t / 9] * w[1][t / 3 % 3] * w[2][t % 3] == 0.f) continue;
+                if (w[0][t / 9] == 0.f || w[1][t / 3 % 3] == 0.f || w[2][t % 3] == 0.f) continue;
                 const uint64_t k = acc.getValue(c + nanovdb::Coord(t / 9 - 1, t / 3 % 3 - 1, t % 3 - 1));
                 const float v = phi[k ? k : i];
                 lo = std::min(lo, v), hi = std::max(hi, v);

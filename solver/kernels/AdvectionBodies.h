@@ -60,7 +60,7 @@ struct Advect {
 /// channels: with forward = Advect's result (phi at i - dt v/h) and backward = forward carried
 /// back (read here at i + dt v/h, from the same 27 taps), the result is
 /// forward + (phi - backward) / 2, clamped to the min and max of phi over the taps the forward
-/// interpolation weighted, so it makes no new extrema. v is the velocity Advect used; inactive
+/// interpolation reaches (a nonzero weight on each axis), so it makes no new extrema. v is the velocity Advect used; inactive
 /// taps read the voxel's own value, as there. Needs a box resolver.
 template <int Channels = 2>
 struct MacCormackCorrect {
@@ -74,24 +74,24 @@ struct MacCormackCorrect {
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
-        float fx[3], fy[3], fz[3], bx[3], by[3], bz[3];
-        Advect<>::axisWeights(-dtOverH * cu[i], fx);
-        Advect<>::axisWeights(-dtOverH * cv[i], fy);
-        Advect<>::axisWeights(-dtOverH * cw[i], fz);
-        Advect<>::axisWeights(dtOverH * cu[i], bx);
-        Advect<>::axisWeights(dtOverH * cv[i], by);
-        Advect<>::axisWeights(dtOverH * cw[i], bz);
+        // The backward weights are the forward ones mirrored (axisWeights(d)[k] is
+        // axisWeights(-d)[2 - k], bit for bit): one set of 9 weights serves both.
+        float wx[3], wy[3], wz[3];
+        Advect<>::axisWeights(-dtOverH * cu[i], wx);
+        Advect<>::axisWeights(-dtOverH * cv[i], wy);
+        Advect<>::axisWeights(-dtOverH * cw[i], wz);
         // the forward weights sum to 1, so at least one tap sets the bounds
         float back[Channels] = {}, lo[Channels], hi[Channels];
         for (int ch = 0; ch < Channels; ++ch)
             lo[ch] = 3.4028235e38f, hi[ch] = -3.4028235e38f;
         taps([&](int tap, uint64_t n) {
             const uint64_t src = n ? n : i;
-            const float wb = bx[tap / 9] * by[(tap / 3) % 3] * bz[tap % 3];
+            const int x = tap / 9, y = (tap / 3) % 3, z = tap % 3;
+            const float wb = wx[2 - x] * wy[2 - y] * wz[2 - z];
             if (wb != 0.f)
                 for (int ch = 0; ch < Channels; ++ch)
                     back[ch] += wb * forward[ch][src];
-            if (fx[tap / 9] * fy[(tap / 3) % 3] * fz[tap % 3] != 0.f)
+            if (wx[x] != 0.f && wy[y] != 0.f && wz[z] != 0.f)
                 for (int ch = 0; ch < Channels; ++ch) {
                     const float v = phi[ch][src];
                     lo[ch] = v < lo[ch] ? v : lo[ch];
