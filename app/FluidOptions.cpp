@@ -29,7 +29,7 @@ options:
                           through resolvers, take screenshots, export fields and quit
   --frames N              headless: simulation steps to run (default 100)
   --scene NAME|FILE       a built-in scene (heat-shell, heat-block, smoke-plume,
-                          smoke-plume-4m, smoke-open, smoke-open-4m) or a .scene file
+                          smoke-plume-4m, smoke-open, smoke-open-4m, fire) or a .scene file
                           (assets/scenes/README.md);
                           default: smoke-plume on CUDA, heat-shell on the CPU
   --backend cuda|cpu      where to run (default: cuda when a GPU is usable, else cpu)

@@ -6,8 +6,9 @@
 //
 // Decision: the velocity stays semi-Lagrangian. MacCormack needs an output array per channel
 // beside the forward result; the face velocities are dead between SmokeSources (which made the
-// centres from them) and Projection (which makes them again), so density's and temperature's
-// corrections go there at no memory cost, where the velocity's would cost 12 B per voxel.
+// centres from them) and Projection (which makes them again), so density's, temperature's and
+// (fire) fuel's corrections go there at no memory cost, where the velocity's would cost 12 B
+// per voxel. Fire scenes carry fuel too (its forward result in its own slot).
 #pragma once
 
 #include "Domain.h"
@@ -55,31 +56,48 @@ public:
 private:
     void substep(float dtOverH, bool macCormack)
     {
+        if (mFields.has(Channel::Fuel))
+            substepWith<AdvectedChannels + 1>(dtOverH, macCormack);
+        else
+            substepWith<AdvectedChannels>(dtOverH, macCormack);
+    }
+
+    /// One substep of density, temperature, the centred velocity and (N = 6: fire scenes) fuel.
+    template <int N>
+    void substepWith(float dtOverH, bool macCormack)
+    {
+        constexpr bool Fuel = N > AdvectedChannels;
         Fields<Exec>& f = mFields;
         float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
-        const Advect<> a{cu,
-                         cv,
-                         cw,
-                         dtOverH,
-                         {f[Channel::Density], f[Channel::Temperature], cu, cv, cw},
-                         {f[Temp::AdvectedDensity], f[Temp::AdvectedTemperature], f[Temp::AdvectedU],
-                          f[Temp::AdvectedV], f[Temp::AdvectedW]}};
+        Advect<N> a{cu,
+                    cv,
+                    cw,
+                    dtOverH,
+                    {f[Channel::Density], f[Channel::Temperature], cu, cv, cw},
+                    {f[Temp::AdvectedDensity], f[Temp::AdvectedTemperature], f[Temp::AdvectedU], f[Temp::AdvectedV],
+                     f[Temp::AdvectedW]}};
+        if constexpr (Fuel) a.in[N - 1] = f[Channel::Fuel], a.out[N - 1] = f[Temp::AdvectedFuel];
         mRun.box(mDomain.fine(), a);
         if (macCormack) {
             // the corrections into the (dead) face-velocity arrays, then swapped in
-            const MacCormackCorrect<> c{cu,
-                                        cv,
-                                        cw,
-                                        dtOverH,
-                                        {f[Channel::Density], f[Channel::Temperature]},
-                                        {f[Temp::AdvectedDensity], f[Temp::AdvectedTemperature]},
-                                        {f[Channel::U], f[Channel::V]}};
+            constexpr int M = Fuel ? 3 : 2;
+            MacCormackCorrect<M> c{cu,
+                                   cv,
+                                   cw,
+                                   dtOverH,
+                                   {f[Channel::Density], f[Channel::Temperature]},
+                                   {f[Temp::AdvectedDensity], f[Temp::AdvectedTemperature]},
+                                   {f[Channel::U], f[Channel::V]}};
+            if constexpr (Fuel)
+                c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = f[Channel::W];
             mRun.box(mDomain.fine(), c);
             f.swap(Channel::Density, Channel::U);
             f.swap(Channel::Temperature, Channel::V);
+            if constexpr (Fuel) f.swap(Channel::Fuel, Channel::W);
         } else {
             f.swap(Channel::Density, Temp::AdvectedDensity);
             f.swap(Channel::Temperature, Temp::AdvectedTemperature);
+            if constexpr (Fuel) f.swap(Channel::Fuel, Temp::AdvectedFuel);
         }
         f.swap(Temp::CentreU, Temp::AdvectedU);
         f.swap(Temp::CentreV, Temp::AdvectedV);

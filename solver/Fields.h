@@ -17,26 +17,30 @@
 namespace vbm::solver {
 
 /// The state channels.
-enum class Channel : uint8_t { Temperature, Density, U, V, W, Pressure, Emitter, Fixed };
-inline constexpr int ChannelCount = int(Channel::Fixed) + 1;
+enum class Channel : uint8_t { Temperature, Density, U, V, W, Pressure, Emitter, Fixed, Fuel };
+inline constexpr int ChannelCount = int(Channel::Fuel) + 1;
 
 /// The name users see (Solver::fieldNames, exports, the renderer's choice).
 constexpr const char* channelName(Channel c)
 {
-    constexpr const char* names[ChannelCount] = {"temperature", "density",  "u",       "v",
-                                                 "w",           "pressure", "emitter", "fixed"};
+    constexpr const char* names[ChannelCount] = {"temperature", "density", "u",     "v",   "w",
+                                                 "pressure",    "emitter", "fixed", "fuel"};
     return names[int(c)];
 }
-/// The channels a simulation of `kind` exposes to users, in the order Solver::fieldNames lists them.
-inline std::vector<Channel> userChannels(SimulationKind kind)
+/// The channels a simulation of `kind` exposes to users, in the order Solver::fieldNames lists
+/// them (fire scenes: fuel last).
+inline std::vector<Channel> userChannels(SimulationKind kind, bool fire = false)
 {
     if (kind == SimulationKind::Heat) return {Channel::Temperature};
-    return {Channel::Density, Channel::Temperature, Channel::U, Channel::V, Channel::W, Channel::Pressure};
+    std::vector<Channel> c = {Channel::Density, Channel::Temperature, Channel::U,
+                              Channel::V,       Channel::W,           Channel::Pressure};
+    if (fire) c.push_back(Channel::Fuel);
+    return c;
 }
-/// The user channel of a name, if `kind` has it.
-inline std::optional<Channel> parseChannel(const std::string& name, SimulationKind kind)
+/// The user channel of a name, if `kind` (and fire) has it.
+inline std::optional<Channel> parseChannel(const std::string& name, SimulationKind kind, bool fire = false)
 {
-    for (Channel c : userChannels(kind))
+    for (Channel c : userChannels(kind, fire))
         if (name == channelName(c)) return c;
     return std::nullopt;
 }
@@ -70,6 +74,8 @@ enum class Temp : uint8_t {
     // the multigrid preconditioner, on the fine level
     MultigridSweep,
     MultigridResidual,
+    // fire
+    AdvectedFuel, ///< advection's fuel output (its own slot: fire scenes only)
 };
 
 /// The array (slot) each temporary lives in. Names on one slot are never live at once:
@@ -78,7 +84,8 @@ enum class Temp : uint8_t {
 ///   directions (1-4); heat uses them for its output and its CG;
 /// - slots 5-7 hold the centred velocity from the sources until the faces are made from it;
 ///   then 5 is CG's A d, shared with the V-cycle's first sweep (UpdateSolution reads q[i]
-///   before it writes the sweep there), and 6 the V-cycle's residual; heat's unknowns use 6.
+///   before it writes the sweep there), and 6 the V-cycle's residual; heat's unknowns use 6;
+/// - slot 8 (fire scenes) holds advection's fuel output.
 constexpr int slotOf(Temp t)
 {
     switch (t) {
@@ -113,11 +120,16 @@ constexpr int slotOf(Temp t)
         return 6;
     case Temp::CentreW:
         return 7;
+    case Temp::AdvectedFuel:
+        return 8;
     }
     return -1;
 }
-/// Workspace slots a simulation of `kind` allocates.
-constexpr int slotCount(SimulationKind kind) { return kind == SimulationKind::Heat ? 7 : 8; }
+/// Workspace slots a simulation of `kind` allocates (a fire scene one more: slot 8).
+constexpr int slotCount(SimulationKind kind, bool fire = false)
+{
+    return kind == SimulationKind::Heat ? 7 : fire ? 9 : 8;
+}
 
 template <class Exec>
 class Fields {
@@ -146,6 +158,7 @@ public:
             make(Channel::Emitter, scene.emitter);
             make(Channel::U, scene.u), make(Channel::V, scene.v), make(Channel::W, scene.w);
             make(Channel::Pressure, scene.pressure);
+            if (isFire(scene.params)) make(Channel::Fuel, {});
             const std::vector<float>* given[3] = {&scene.u, &scene.v, &scene.w};
             for (int a = 0; a < 3; ++a) {
                 mAmbient[size_t(Channel::U) + a] = scene.wind[a];
@@ -156,7 +169,7 @@ public:
                 }
             }
         }
-        mSlots.resize(size_t(slotCount(scene.kind)));
+        mSlots.resize(size_t(slotCount(scene.kind, isFire(scene.params))));
         for (Array<float>& s : mSlots)
             s = Exec::template allocate<float>(valueCount);
         mWorkspaceBytes = mSlots.size() * valueCount * sizeof(float);

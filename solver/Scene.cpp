@@ -124,6 +124,11 @@ bool readNumber(const std::string& source, const Line& l, SimulationParams& para
         {"max_cfl", &SimulationParams::maxCfl},
         {"vorticity", &SimulationParams::vorticity},
         {"cg_tolerance", &SimulationParams::cgTolerance},
+        {"emit_fuel", &SimulationParams::emitFuel},
+        {"ignition", &SimulationParams::ignition},
+        {"burn_rate", &SimulationParams::burnRate},
+        {"burn_heat", &SimulationParams::burnHeat},
+        {"burn_smoke", &SimulationParams::burnSmoke},
     };
     const std::string& key = l.words[0];
     if (key == "cg_max_iterations") {
@@ -138,7 +143,8 @@ bool readNumber(const std::string& source, const Line& l, SimulationParams& para
     if (it == numbers.end()) return false;
     expectCount(source, l, 2);
     const double v = number(source, l, 1);
-    const bool mayBeZero = key == "buoyancy" || key == "weight";
+    const bool mayBeZero = key == "buoyancy" || key == "weight" || key == "emit_density" || key == "emit_fuel" || key == "ignition" ||
+                           key == "burn_heat" || key == "burn_smoke";
     if (mayBeZero ? !(v >= 0) : !(v > 0))
         fail(source, l.number, key + (mayBeZero ? " must be 0 or more" : " must be positive"));
     params.*(it->second) = v;
@@ -159,6 +165,8 @@ void checkSettings(const std::string& source, const std::vector<Line>& lines, co
                    const Scene& scene)
 {
     if (scene.params.maxCfl > 1) fail(source, settingLine(d, lines, "max_cfl"), "max_cfl must be at most 1");
+    if (isFire(scene.params) && scene.kind != SimulationKind::Smoke)
+        fail(source, settingLine(d, lines, "emit_fuel"), "emit_fuel (fire) is for smoke scenes");
 }
 
 /// What would stop a run at its first step, for a scene about to run (loadScene): the explicit

@@ -104,7 +104,7 @@ private:
 
     void checkFinite()
     {
-        for (Channel c : userChannels(mKind)) {
+        for (Channel c : userChannels(mKind, mFields.has(Channel::Fuel))) {
             const float* f = mFields[c];
             if (!std::isfinite(mExec.maxAbs(f, f, f, mDomain.valueCount())))
                 throw NonFiniteError(std::string("the field '") + channelName(c) + "' is not finite (NaN or infinity)");

@@ -1,4 +1,5 @@
-// Smoke's sources: the emitter raises density and temperature, the face velocity is averaged
+// Smoke's sources: the emitter raises density and temperature (and fuel), fuel burns where it is
+// hot enough (fire scenes: heat and smoke from it), the face velocity is averaged
 // to cell centres, buoyancy (up with temperature, down with density) accelerates the centred
 // velocity, and vorticity confinement (when on) puts back small swirls. With confinement off
 // the emitter, the centres and buoyancy run as one pass. Accepts every resolver (its passes
@@ -30,23 +31,34 @@ public:
         Fields<Exec>& f = mFields;
         const float dt = float(p.dt);
         float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
-        const Emit emit{f[Channel::Emitter], f[Channel::Density], f[Channel::Temperature], float(p.emitDensity),
-                        float(p.emitTemperature)};
+        float* fuel = f.has(Channel::Fuel) ? f[Channel::Fuel] : nullptr;
+        const Emit emit{f[Channel::Emitter],  f[Channel::Density], f[Channel::Temperature], float(p.emitDensity),
+                        float(p.emitTemperature), fuel,                float(p.emitFuel)};
+        const Burn burn{fuel,
+                        f[Channel::Temperature],
+                        f[Channel::Density],
+                        float(p.ignition),
+                        float(dt * p.burnRate),
+                        float(p.burnHeat),
+                        float(p.burnSmoke)};
         const Buoyancy buoyancy{f[Channel::Density], f[Channel::Temperature], cv, float(dt * p.buoyancy),
                                 float(dt * p.weight)};
         const float *u = f[Channel::U], *v = f[Channel::V], *w = f[Channel::W];
         if (p.vorticity <= 0) { // nothing between them: one pass
             timer.time(Phase::SourcesCentreBuoyancy, [&] {
                 mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, true, emit, buoyancy,
-                                                      mDomain.air());
+                                                      burn, mDomain.air());
             });
             return;
         }
         Exec& exec = mRun.exec();
-        timer.time(Phase::Sources, [&] { exec.elements(mDomain.valueCount(), emit); });
+        timer.time(Phase::Sources, [&] {
+            exec.elements(mDomain.valueCount(), emit);
+            if (fuel) exec.elements(mDomain.valueCount(), burn);
+        });
         timer.time(Phase::CentreVelocity, [&] {
             mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, false, Emit{}, Buoyancy{},
-                                                  mDomain.air());
+                                                  Burn{}, mDomain.air());
         });
         float *wx = f[Temp::VorticityX], *wy = f[Temp::VorticityY], *wz = f[Temp::VorticityZ],
               *mag = f[Temp::VorticityMagnitude];

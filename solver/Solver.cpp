@@ -21,9 +21,9 @@ std::unique_ptr<solver::SolverEngine> solver::makeCudaEngine(const Scene&, const
 
 namespace {
 
-solver::Channel channelOf(const std::string& name, SimulationKind kind)
+solver::Channel channelOf(const std::string& name, SimulationKind kind, bool fire)
 {
-    if (const auto c = solver::parseChannel(name, kind)) return *c;
+    if (const auto c = solver::parseChannel(name, kind, fire)) return *c;
     throw std::invalid_argument("no field '" + name + "' in this simulation");
 }
 
@@ -35,7 +35,7 @@ void checkChoice(const StencilChoice& c, Backend backend)
 } // namespace
 
 Solver::Solver(const Scene& scene, Backend backend, StencilChoice choice)
-    : mBackend(backend), mKind(scene.kind), mParams(scene.params), mChoice(choice), mSceneName(scene.name),
+    : mBackend(backend), mKind(scene.kind), mFire(isFire(scene.params)), mParams(scene.params), mChoice(choice), mSceneName(scene.name),
       mAdapt(scene.adapt), mRegion(solver::copyOf(scene.region)), mWind(scene.wind)
 {
     if (!scene.grid.grid<nanovdb::ValueOnIndex>()) throw std::invalid_argument("scene grid is not an OnIndex grid");
@@ -73,13 +73,13 @@ double Solver::explicitStableDt() const { return vbm::explicitStableDt(mParams);
 std::vector<std::string> Solver::fieldNames() const
 {
     std::vector<std::string> names;
-    for (solver::Channel c : solver::userChannels(mKind))
+    for (solver::Channel c : solver::userChannels(mKind, mFire))
         names.emplace_back(solver::channelName(c));
     return names;
 }
 
-std::vector<float> Solver::field(const std::string& name) const { return mEngine->download(channelOf(name, mKind)); }
-const float* Solver::fieldData(const std::string& name) const { return mEngine->fieldData(channelOf(name, mKind)); }
+std::vector<float> Solver::field(const std::string& name) const { return mEngine->download(channelOf(name, mKind, mFire)); }
+const float* Solver::fieldData(const std::string& name) const { return mEngine->fieldData(channelOf(name, mKind, mFire)); }
 void* Solver::cudaStream() const { return mEngine->cudaStream(); }
 
 Scene Solver::snapshot() const

@@ -30,6 +30,11 @@ TEST(Scene, BuiltinsAreTheAssetFiles)
     const Scene plume = loadScene("smoke-plume");
     EXPECT_EQ(plume.kind, SimulationKind::Smoke);
     EXPECT_FALSE(plume.emitter.empty());
+    // issue 14: the fire scene burns (fuel in its emitter) and is sized for a CPU
+    const Scene fire = loadScene("fire");
+    EXPECT_TRUE(isFire(fire.params));
+    EXPECT_EQ(fire.kind, SimulationKind::Smoke);
+    EXPECT_LT(fire.grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount(), 100000u);
 }
 
 // Issue 14: smoke advects with MacCormack unless the scene says semi-lagrangian.
@@ -71,6 +76,8 @@ TEST(Scene, MalformedTextNamesTheLine)
         {"kind heat\ndomain box 0 0 0 4 4 4\ncg_max_iterations 2.5\n", 3},
         {"kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\nadvection bfecc\n", 4},
         {"kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\nadvection\n", 4},
+        {"kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\nburn_rate 0\n", 4},
+        {"kind heat\ndomain box 0 0 0 4 4 4\nemit_fuel 1\n", 3},
     };
     for (const auto& [text, line] : cases) {
         SCOPED_TRACE(text);

@@ -6,6 +6,7 @@
 #include "HostExec.h"
 #include "Solver.h"
 #include "kernels/AdvectionBodies.h"
+#include "kernels/SourceBodies.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
 #include <gtest/gtest.h>
@@ -170,6 +171,55 @@ TEST(Smoke, PlumeStaysFiniteFor1000Steps)
     const auto rho = s.field("density");
     EXPECT_GT(*std::max_element(rho.begin(), rho.end()), 0.5f);
     RecordProperty("maxSubsteps", maxSubsteps);
+}
+
+// Issue 14, fire: one combustion pass over a hot and a cold half: fuel falls and temperature
+// and density rise only where it is hot, and the fuel burnt is what the heat and smoke say.
+TEST(Smoke, FireBurnsFuelIntoHeatAndSmokeAndTheMassBalances)
+{
+    const uint64_t n = 10001;
+    std::vector<float> fuel(n), t(n), rho(n);
+    for (uint64_t i = 1; i < n; ++i)
+        fuel[i] = 0.1f + float(i % 7) * 0.05f, t[i] = i % 2 ? 1.f : 0.1f, rho[i] = 0.2f;
+    const std::vector<float> fuel0 = fuel, t0 = t, rho0 = rho;
+    const solver::Burn burn{fuel.data(), t.data(), rho.data(), 0.5f, 0.2f, 1.5f, 0.6f};
+    solver::HostExec().elements(n, burn);
+    double fuelBefore = 0, fuelAfter = 0, heat = 0, smoke = 0;
+    for (uint64_t i = 1; i < n; ++i) {
+        const bool hot = t0[i] > 0.5f;
+        if (hot) {
+            ASSERT_LT(fuel[i], fuel0[i]) << i;
+            ASSERT_GT(t[i], t0[i]) << i;
+        } else {
+            ASSERT_EQ(fuel[i], fuel0[i]) << i;
+            ASSERT_EQ(t[i], t0[i]) << i;
+            ASSERT_EQ(rho[i], rho0[i]) << i;
+        }
+        ASSERT_GE(fuel[i], 0.f);
+        fuelBefore += fuel0[i], fuelAfter += fuel[i];
+        heat += t[i] - t0[i], smoke += rho[i] - rho0[i];
+    }
+    const double burnt = fuelBefore - fuelAfter;
+    EXPECT_GT(burnt, 0.0);
+    EXPECT_NEAR(heat / 1.5, burnt, 1e-5 * fuelBefore);  // fuel + burnt (as heat) balances
+    EXPECT_NEAR(smoke / 0.6, burnt, 1e-5 * fuelBefore); // and as smoke
+}
+
+// The built-in fire scene: 1,000 steps on the CPU, every field finite; it burnt (smoke where
+// the emitter put none) and fuel is left near the emitter.
+TEST(Smoke, FireSceneRuns1000StepsFinite)
+{
+    Solver s(loadScene("fire"), Backend::Cpu);
+    for (int k = 0; k < 1000; ++k)
+        s.step();
+    const auto names = s.fieldNames();
+    EXPECT_NE(std::find(names.begin(), names.end(), "fuel"), names.end());
+    for (const auto& f : names)
+        for (float x : s.field(f))
+            ASSERT_TRUE(std::isfinite(x)) << f;
+    const auto rho = s.field("density"), fuel = s.field("fuel");
+    EXPECT_GT(*std::max_element(rho.begin(), rho.end()), 0.1f); // emit_density is 0: this is smoke of burnt fuel
+    EXPECT_GT(*std::max_element(fuel.begin(), fuel.end()), 0.5f);
 }
 
 TEST(Smoke, PlumeSceneNeedsAtMost80BytesPerVoxel)

@@ -18,6 +18,13 @@ Scene smallSmoke()
                       "buoyancy 0.5\nweight 0.05\nvorticity 0.3\ndt 1\ncg_tolerance 1e-5\ncg_max_iterations 300\n",
                       "small smoke");
 }
+Scene smallFire()
+{
+    return parseScene("kind smoke\ndomain sphere 0 12 0 12\nemitter sphere 0 4 0 3\nemit_density 0\nemit_fuel 1\n"
+                      "ignition 0.5\nburn_rate 0.3\n",
+                      "small fire");
+}
+
 Scene smallHeat(bool implicit)
 {
     return parseScene(std::string("kind heat\ndomain shell 30 4\ntemperature gaussian 30 0 0 4 50\n"
@@ -81,6 +88,11 @@ TEST(SolverResolvers, SmokeIsBitwiseIdenticalForEveryResolverAndWidth)
 {
     expectSameHashForEveryChoice(smallSmoke(), Backend::Cpu, 4);
 }
+// Issue 14: with MacCormack (the smoke default) and fire on, the fuel field in the hash.
+TEST(SolverResolvers, FireIsBitwiseIdenticalForEveryResolverAndWidth)
+{
+    expectSameHashForEveryChoice(smallFire(), Backend::Cpu, 6);
+}
 
 TEST(SolverResolvers, SwitchingResolversMidRunChangesNothing)
 {
@@ -111,6 +123,7 @@ TEST(GpuSolver, BitwiseIdenticalForEveryResolverAndWidthOnTheGpu)
     std::string why;
     if (gpuMissing(why)) GTEST_SKIP() << "GPU test skipped: " << why;
     expectSameHashForEveryChoice(smallSmoke(), Backend::Cuda, 4);
+    expectSameHashForEveryChoice(smallFire(), Backend::Cuda, 6);
     expectSameHashForEveryChoice(smallHeat(true), Backend::Cuda, 3);
     expectSameHashForEveryChoice(smallHeat(false), Backend::Cuda, 5);
 }

@@ -77,6 +77,7 @@ private:
     std::unique_ptr<solver::SolverEngine> mEngine;
     Backend mBackend;
     SimulationKind mKind;
+    bool mFire; ///< the scene burns fuel: fixed at construction (its channel exists or not)
     SimulationParams mParams;
     StencilChoice mChoice;
     FrameTimings mLast;

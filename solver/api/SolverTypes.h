@@ -49,12 +49,21 @@ struct SimulationParams {
     double emitTemperature = 1.0;
     double vorticity = 0.0; ///< vorticity confinement strength eps (0: off)
     double maxCfl = 1.0;    ///< advection substeps keep the CFL number at most this (<= 1)
-    AdvectionScheme advection = AdvectionScheme::MacCormack; ///< of density and temperature
+    AdvectionScheme advection = AdvectionScheme::MacCormack; ///< of density, temperature, fuel
+    // fire: fuel is emitted like density and burns where the temperature exceeds `ignition`
+    double emitFuel = 0.0;  ///< fuel the emitter holds (0: no fire, no fuel channel)
+    double ignition = 0.5;  ///< temperature above which fuel burns
+    double burnRate = 0.5;  ///< fuel burnt per unit time where it burns (at most what is there)
+    double burnHeat = 2.0;  ///< temperature released per unit of fuel burnt
+    double burnSmoke = 0.5; ///< density (smoke) released per unit of fuel burnt
     // linear solves
     double cgTolerance = 1e-5;                                         ///< relative residual ||r|| / ||b||
     Preconditioner pressurePreconditioner = Preconditioner::Multigrid; ///< smoke's pressure solve
     int cgMaxIterations = 500;
 };
+
+/// A fire scene: smoke whose emitter also emits fuel.
+inline bool isFire(const SimulationParams& p) { return p.emitFuel > 0; }
 
 /// The largest explicit heat step that is stable: h^2 / (6 alpha).
 inline double explicitStableDt(const SimulationParams& p) { return p.voxelSize * p.voxelSize / (6.0 * p.alpha); }

@@ -1,5 +1,6 @@
-// Kernel bodies of smoke's sources step: the emitter, buoyancy, the face-to-centre velocity
-// (fused with both when nothing runs between them), and vorticity confinement.
+// Kernel bodies of smoke's sources step: the emitter, combustion (fire scenes), buoyancy, the
+// face-to-centre velocity (fused with them when nothing runs between them), and vorticity
+// confinement.
 //
 // Velocity is staggered (MAC): u[i] is the x-velocity on the +x face of voxel i, v[i] the +y
 // face, w[i] the +z face; a face shared with an inactive voxel is a solid wall and holds 0.
@@ -18,13 +19,35 @@ struct Emit {
     float* density;
     float* temperature;
     float densityValue, temperatureValue;
+    float* fuel = nullptr; ///< fire scenes: raised to fuelValue too
+    float fuelValue = 0.f;
     __hostdev__ void operator()(uint64_t i) const
     {
         const float e = emitter[i];
         if (e != 0.f) {
             density[i] = density[i] > densityValue ? density[i] : densityValue;
             temperature[i] = temperature[i] > temperatureValue ? temperature[i] : temperatureValue;
+            if (fuel) fuel[i] = fuel[i] > fuelValue ? fuel[i] : fuelValue;
         }
+    }
+};
+
+/// Combustion: where the temperature exceeds `ignition`, b = min(fuel, dtRate) of the fuel burns
+/// and releases heat*b of temperature and smoke*b of density. fuel null: no fire (a no-op).
+struct Burn {
+    float* fuel = nullptr;
+    float* temperature = nullptr;
+    float* density = nullptr;
+    float ignition = 0.f, dtRate = 0.f, heat = 0.f, smoke = 0.f;
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        if (!fuel) return;
+        const float f = fuel[i];
+        if (!(f > 0.f) || !(temperature[i] > ignition)) return;
+        const float b = f < dtRate ? f : dtRate;
+        fuel[i] = f - b;
+        temperature[i] += heat * b;
+        density[i] += smoke * b;
     }
 };
 
@@ -42,12 +65,13 @@ template <bool FromBox>
 struct CentresFromFaces {
     const float *u, *v, *w;
     float *cu, *cv, *cw;
-    /// With fused set, also the step's emitter and buoyancy (element bodies of voxel i that read
+    /// With fused set, also the step's emitter, combustion and buoyancy (element bodies of voxel i that read
     /// and write nothing the centres do): two passes over the grid fewer. Used when nothing runs
     /// between them (vorticity confinement off).
     bool fused = false;
     Emit emit{};
     Buoyancy buoyancy{};
+    Burn burn{};
     /// Adaptive scenes: the air cells' open faces (ActiveSetBodies.h); an open -x face carries
     /// the voxel's own +x face velocity (null: every inactive neighbour is a wall).
     const float* air = nullptr;
@@ -63,6 +87,7 @@ struct CentresFromFaces {
         cw[i] = 0.5f * (w[i] + lower(w, 5));
         if (fused) {
             emit(i);
+            burn(i);
             buoyancy(i);
         }
     }
