@@ -18,10 +18,14 @@ command -v "$cxx" >/dev/null || die "no compiler '$cxx' (set VBM_SANITIZE_CXX, o
 mkdir -p "$build"
 
 # Tests left out of the sanitized run, each with its reason; they still run in the normal build.
-# (ctest -E takes one regular expression.) None today: the slowest, the 1000-step
-# Adapt.SmokeOpenRuns1000StepsAndItsSetGrowsThenSettles, takes 263 s under ASan alone on 2
-# cores (133 s in the normal build), in parallel with the rest.
-excluded=()
+# (ctest -E takes one regular expression.)
+# - Smoke.FireSceneRuns1000StepsFinite: 938 s under ASan on 2 cores (74 s in the normal build),
+#   a quarter of CI; the code it runs (fire's sources, advection, projection) runs sanitized in
+#   SolverResolvers.FireIsBitwiseIdenticalForEveryResolverAndWidth, every resolver and width,
+#   so the 1,000 steps add time, not coverage.
+# The slowest kept, the 1000-step Adapt.SmokeOpenRuns1000StepsAndItsSetGrowsThenSettles, takes
+# 263-426 s under ASan (133 s in the normal build), in parallel with the rest.
+excluded=("Smoke.FireSceneRuns1000StepsFinite")
 exclude_re=$(IFS='|'; echo "${excluded[*]:-}")
 
 say "configuring build-asan/ ($cxx, -O1 -g, -fsanitize=address,undefined, VBM_CUDA=OFF)"
