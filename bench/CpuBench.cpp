@@ -11,6 +11,7 @@
 #include "OpenVdbPeers.h"
 #include "TapRuns.h"
 #include "vbm/HostBlockExecutor.h"
+#include "vbm/TreeWalkStencils.h"
 
 #include <cstdio>
 #include <cstring>
@@ -37,7 +38,6 @@ std::string cpuDescription()
 /// sidecar[tap index*C + ch], each tap's index read through NanoVDB's ReadAccessor.
 std::vector<float> oracleSum(const vbm::IndexGrid* grid, const std::vector<float>& sidecar, int C, bool box)
 {
-    static const int Cross[7][3] = {{0, 0, 0}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
     std::vector<float> out(sidecar.size(), 0.f);
     const vbm::IndexLeaf* leaves = grid->tree().getFirstNode<0>();
     vbm::forEachBlockOnHost(0, grid->tree().nodeCount(0), [&](uint64_t l) {
@@ -46,8 +46,8 @@ std::vector<float> oracleSum(const vbm::IndexGrid* grid, const std::vector<float
             const nanovdb::Coord c = leaves[l].offsetToGlobalCoord(*it);
             float* dst = &out[leaves[l].data()->getValue(*it) * C];
             for (int t = 0; t < (box ? 27 : 7); ++t) {
-                const nanovdb::Coord d = box ? nanovdb::Coord(t / 9 - 1, t / 3 % 3 - 1, t % 3 - 1)
-                                             : nanovdb::Coord(Cross[t][0], Cross[t][1], Cross[t][2]);
+                const int b = box ? t : vbm::boxTapOfCrossTap(t); // the tap's place in the 3x3x3 box
+                const nanovdb::Coord d(b / 9 - 1, b / 3 % 3 - 1, b % 3 - 1);
                 const uint64_t n = acc.getValue(c + d);
                 for (int ch = 0; ch < C; ++ch)
                     dst[ch] += sidecar[n * C + ch];

@@ -3,6 +3,8 @@
 // leaf is the same number on both sides: the grids are filled and read back leaf by leaf.
 #include "OpenVdbPeers.h"
 
+#include "vbm/TreeWalkStencils.h"
+
 #include <stdexcept>
 
 #if defined(VBM_HAVE_OPENVDB)
@@ -52,19 +54,6 @@ Coord leafOrigin(const vbm::IndexLeaf& leaf)
     return Coord(o[0], o[1], o[2]);
 }
 
-/// f(leaf, offset, valueIndex) for every active voxel of `grid`, leaves spread over the cores.
-template <typename F>
-void forEachVoxel(const vbm::IndexGrid* grid, F&& f)
-{
-    const uint32_t n = grid->tree().nodeCount(0);
-    const vbm::IndexLeaf* leaves = grid->tree().getFirstNode<0>();
-    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, n), [&](const tbb::blocked_range<uint32_t>& r) {
-        for (uint32_t l = r.begin(); l != r.end(); ++l)
-            for (auto it = leaves[l].data()->mValueMask.beginOn(); it; ++it)
-                f(leaves[l], uint32_t(*it), leaves[l].data()->getValue(uint32_t(*it)));
-    });
-}
-
 } // namespace
 
 struct OpenVdbPeers::Impl {
@@ -78,11 +67,16 @@ struct OpenVdbPeers::Impl {
     std::vector<float> toOurs(const std::vector<FloatGrid::Ptr>& grids) const
     {
         std::vector<float> out(sidecar->size(), 0.f);
-        forEachVoxel(grid, [&](const vbm::IndexLeaf& leaf, uint32_t n, uint64_t index) {
-            for (int ch = 0; ch < channels; ++ch) {
-                const auto* l = grids[ch]->tree().probeConstLeaf(leafOrigin(leaf));
-                out[index * channels + ch] = l ? l->getValue(n) : 0.f;
-            }
+        const uint32_t n = grid->tree().nodeCount(0);
+        const vbm::IndexLeaf* leaves = grid->tree().getFirstNode<0>();
+        tbb::parallel_for(tbb::blocked_range<uint32_t>(0, n), [&](const tbb::blocked_range<uint32_t>& r) {
+            for (uint32_t l = r.begin(); l != r.end(); ++l)
+                for (int ch = 0; ch < channels; ++ch) {
+                    const auto* theirs = grids[ch]->tree().probeConstLeaf(leafOrigin(leaves[l])); // once per leaf
+                    for (auto it = leaves[l].data()->mValueMask.beginOn(); it; ++it)
+                        out[leaves[l].data()->getValue(uint32_t(*it)) * channels + ch] =
+                            theirs ? theirs->getValue(*it) : 0.f;
+                }
         });
         return out;
     }
@@ -215,7 +209,6 @@ PeerCheck OpenVdbPeers::check(int peer, const std::vector<float>& crossSum, cons
                  : "|27 mean - ours| <= 1e-5 sum of |taps|, voxels with 27 active taps";
     auto acc = m.grid->getAccessor();
     const int taps = lap ? 7 : 27;
-    static const int Cross[7][3] = {{0, 0, 0}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
     uint64_t tapIndex[27];
     for (uint32_t l = 0; l < m.grid->tree().nodeCount(0); ++l) {
         const vbm::IndexLeaf& leaf = m.grid->tree().getFirstNode<0>()[l];
@@ -224,8 +217,8 @@ PeerCheck OpenVdbPeers::check(int peer, const std::vector<float>& crossSum, cons
             const nanovdb::Coord c = leaf.offsetToGlobalCoord(*it);
             bool full = true;
             for (int t = 0; t < taps; ++t) {
-                const nanovdb::Coord d = lap ? nanovdb::Coord(Cross[t][0], Cross[t][1], Cross[t][2])
-                                             : nanovdb::Coord(t / 9 - 1, t / 3 % 3 - 1, t % 3 - 1);
+                const int b = lap ? vbm::boxTapOfCrossTap(t) : t; // the tap's place in the 3x3x3 box
+                const nanovdb::Coord d(b / 9 - 1, b / 3 % 3 - 1, b % 3 - 1);
                 tapIndex[t] = acc.getValue(c + d);
                 full = full && tapIndex[t] != 0;
             }
