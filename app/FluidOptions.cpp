@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 
 namespace vbm::app {
@@ -29,9 +30,9 @@ options:
                           through resolvers, take screenshots, export fields and quit
   --frames N              headless: simulation steps to run (default 100)
   --scene NAME|FILE       a built-in scene (heat-shell, heat-block, smoke-plume,
-                          smoke-plume-4m, smoke-open, smoke-open-4m, fire) or a .scene file
-                          (assets/scenes/README.md);
-                          default: smoke-plume on CUDA, heat-shell on the CPU
+                          smoke-plume-4m, smoke-open, smoke-open-4m, fire, fire-small) or a
+                          .scene file (assets/scenes/README.md);
+                          default: smoke-plume-4m on CUDA, fire-small on the CPU
   --backend cuda|cpu      where to run (default: cuda when a GPU is usable, else cpu)
   --resolver NAME|all     resolver for the Laplacian-type steps (and for advection when it
                           is a box resolver): NanoVDB13 (CUDA only), computeBoxStencil,
@@ -50,6 +51,18 @@ options:
   --screenshot FILE.png   write the last frame; %04d in the name writes every frame
   --export FILE.nvdb      headless: after the last frame, write every field as a NanoVDB
                           float grid named after it (the window exports from its panel)
+  --look NAME             density (lit smoke), emission (colormap), fire (lit smoke and
+                          blackbody flames from the temperature) or blocks; default: fire
+                          for scenes that burn fuel, density for smoke, emission for heat
+  --range auto|LO:HI      the colormap's ends (emission look, slice plane): auto (default)
+                          follows the field's range every frame; LO:HI fixes them
+  --light AZ:EL           the sun's azimuth and elevation in degrees (default -52:34)
+  --render-scale 1|2|4    march one ray per NxN pixels and filter up (default 1 on a GPU; on a
+                          CPU Vulkan device such as lavapipe 2, or 4 above 800x600)
+  --ground on|off         the checkered ground plane under the domain (default on)
+  --light-cells N         cells of the light volume (shadows) along the box's longest side:
+                          default 96 on a GPU, 32 on a CPU device; 0 turns shadows off
+  --ray-step S            the ray march's step in voxels, 0.1 to 4 (default 0.5)
   --slice AXIS[:POS]      also show the field on a plane: x, y or z, at index POS
                           (default: the middle of the grid), for example --slice z:64
   --overlay blocks        colour every active voxel by its VBM block instead of the field,
@@ -107,6 +120,34 @@ void readSlice(ArgReader& r, Options& o)
     o.slicePosition = pos;
 }
 
+/// A pair of numbers A:B (of --range, --light).
+std::pair<double, double> readPair(const ArgReader& r, const std::string& v, const char* form)
+{
+    const size_t colon = v.find(':');
+    if (colon == std::string::npos) throw UsageError(r.flag() + " takes " + form + ", got '" + v + "'");
+    return {ArgReader(r.flag(), v.substr(0, colon)).real(), ArgReader(r.flag(), v.substr(colon + 1)).real()};
+}
+
+void readRange(ArgReader& r, Options& o)
+{
+    const std::string v = r.value();
+    if (v == "auto") {
+        o.range.reset();
+        return;
+    }
+    const auto [lo, hi] = readPair(r, v, "auto or LO:HI");
+    if (!(hi > lo)) throw UsageError("--range LO:HI needs HI above LO");
+    o.range = std::make_pair(lo, hi);
+}
+
+void readLight(ArgReader& r, Options& o)
+{
+    const auto [azimuth, elevation] = readPair(r, r.value(), "AZIMUTH:ELEVATION in degrees");
+    if (std::fabs(azimuth) > 360 || elevation < -90 || elevation > 90)
+        throw UsageError("--light: azimuth within +-360 and elevation within +-90 degrees");
+    o.light = std::make_pair(azimuth, elevation);
+}
+
 using FlagReader = void (*)(ArgReader&, Options&);
 
 /// Every flag and what it sets; the value readers word every mistake the same way.
@@ -149,6 +190,22 @@ const std::pair<const char*, FlagReader> Flags[] = {
          r.choice({"blocks"});
          o.blockOverlay = true;
      }},
+    {"--look", [](ArgReader& r, Options& o) { o.look = r.choice({"density", "emission", "fire", "blocks"}); }},
+    {"--range", readRange},
+    {"--light", readLight},
+    {"--render-scale", [](ArgReader& r, Options& o) { o.renderScale = uint32_t(std::stoi(r.choice({"1", "2", "4"}))); }},
+    {"--light-cells", [](ArgReader& r, Options& o) { o.lightCells = uint32_t(r.integer(0, 1024)); }},
+    {"--ray-step",
+     [](ArgReader& r, Options& o) {
+         const double s = r.real();
+         if (s < 0.1 || s > 4) {
+             char what[96];
+             std::snprintf(what, sizeof what, "--ray-step takes a step from 0.1 to 4 voxels, got %g", s);
+             throw UsageError(what);
+         }
+         o.rayStep = s;
+     }},
+    {"--ground", [](ArgReader& r, Options& o) { o.ground = r.choice({"on", "off"}) == "on"; }},
     {"--slice", readSlice},
     {"--seed", [](ArgReader& r, Options& o) { o.seed = uint64_t(r.integer(0, 2147483647)); }},
 };

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 
 namespace vbm::app {
@@ -28,6 +29,13 @@ struct Options {
     bool sizeExplicit = false;           ///< --size given (the window's size; else 1280x800)
     std::string screenshot;              ///< PNG of the last frame; %04d in the name: every frame
     bool blockOverlay = false;           ///< --overlay blocks: colour voxels by VBM block instead of the field
+    std::string look;                    ///< --look: density, emission, fire or blocks; "" = the scene's
+    std::optional<std::pair<double, double>> range; ///< --range LO:HI: a fixed colormap; unset: it follows the field
+    std::optional<std::pair<double, double>> light; ///< --light AZ:EL, degrees
+    uint32_t renderScale = 0;            ///< --render-scale 1|2|4: pixels per ray along each axis; 0 = the device's default
+    bool ground = true;                  ///< --ground off: no ground plane
+    std::optional<uint32_t> lightCells;  ///< --light-cells N: the light volume's cells along the box's longest side
+    std::optional<double> rayStep;       ///< --ray-step S: the ray march's step in voxels
     int sliceAxis = -1;                  ///< --slice AXIS[:POS]: 0, 1, 2 or -1 for none
     std::optional<double> slicePosition; ///< unset: the middle of the grid
     std::string timings;                 ///< .csv or .json

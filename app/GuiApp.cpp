@@ -162,7 +162,8 @@ void WindowApp::startSession(const Options& o)
         mState.scene, mState.backend, std::vector<NamedChoice>{{resolverName(mState.choice.laplacian), mState.choice}});
     mSession->attachRenderer(std::move(vk), std::move(target), o.interop);
     const render::VolumeRenderer& r = *mSession->renderer();
-    mSession->view().look = startingLook(mSession->scene(), mSession->solver(), r.boxMin(), r.boxMax(), o);
+    mSession->view().look =
+        startingLook(mSession->scene(), mSession->solver(), *mSession->vulkan(), r.boxMin(), r.boxMax(), o);
 }
 
 void WindowApp::printStart() const
@@ -225,7 +226,7 @@ void WindowApp::reloadScene()
     mSession->reload(mState.scene, mState.backend, mState.choice);
     mPanel.device = backendDeviceDescription(mState.backend);
     if (!sameScene) {
-        mSession->view().look = defaultLook(mSession->scene(), mSession->solver());
+        mSession->view().look = defaultLook(mSession->scene(), mSession->solver(), *mSession->vulkan());
         mSession->frameView();
         mHistory.clear();
     }

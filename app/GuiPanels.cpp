@@ -174,18 +174,36 @@ void parameterPanel(SimulationParams& p, const PanelInfo& info)
 void renderPanel(GuiState& s, render::RenderSettings& look, const PanelInfo& info)
 {
     int mode = int(look.mode);
-    const char* modes[] = {"density (lit smoke)", "colormap (emission)", "VBM blocks"};
-    ImGui::Combo("look", &mode, modes, 3);
-    help("VBM blocks colours each voxel by its block, to see how blocks of 128 or 512 voxels cut the leaves");
+    const char* modes[] = {"density (lit smoke)", "colormap (emission)", "VBM blocks", "fire (smoke and flames)"};
+    ImGui::Combo("look", &mode, modes, 4);
+    help("VBM blocks colours each voxel by its block, to see how blocks of 128 or 512 voxels cut the leaves; "
+         "fire adds blackbody emission from the temperature (smoke scenes)");
     look.mode = render::RenderMode(mode);
     ImGui::TextWrapped("%s", info.renderPath.c_str());
     ImGui::Text("host copies for the last field: %.1f MB", double(info.hostBytesLastField) / 1e6);
     help("Bytes the last step's field (and, after a rebuild of the topology, its new grid) took through the host");
     ImGui::SliderFloat("density scale", &look.densityScale, 0.01f, 4.f, "%.2f", ImGuiSliderFlags_Logarithmic);
-    if (look.mode == render::RenderMode::Emission) {
-        ImGui::DragFloat("colormap low", &look.rangeLo, 0.5f);
-        ImGui::DragFloat("colormap high", &look.rangeHi, 0.5f);
+    if (look.mode == render::RenderMode::Emission || look.sliceAxis >= 0) {
+        ImGui::Checkbox("colormap follows the field", &look.rangeFollowsField);
+        if (!look.rangeFollowsField) {
+            ImGui::DragFloat("colormap low", &look.rangeLo, 0.5f);
+            ImGui::DragFloat("colormap high", &look.rangeHi, 0.5f);
+        }
     }
+    if (look.mode == render::RenderMode::Density || look.mode == render::RenderMode::Fire) {
+        ImGui::SliderAngle("sun azimuth", &look.lightAzimuth, -180.f, 180.f);
+        ImGui::SliderAngle("sun elevation", &look.lightElevation, -10.f, 90.f);
+        ImGui::SliderFloat("exposure", &look.exposure, 0.1f, 8.f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    }
+    if (look.mode == render::RenderMode::Fire)
+        ImGui::SliderFloat("flame brightness", &look.fireEmission, 0.01f, 20.f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    ImGui::Checkbox("ground", &look.ground);
+    int scale = look.pixelsPerRay == 4 ? 3 : look.pixelsPerRay == 2 ? 2 : look.pixelsPerRay == 1 ? 1 : 0;
+    const char* scales[] = {"by device", "full", "half", "quarter"};
+    ImGui::Combo("ray resolution", &scale, scales, 4);
+    help("Half or quarter: one ray per 2x2 or 4x4 pixels, filtered up; by device: full on a GPU, half or "
+         "quarter on a CPU Vulkan device such as lavapipe");
+    look.pixelsPerRay = scale == 0 ? 0u : 1u << (scale - 1);
     int axis = look.sliceAxis + 1;
     ImGui::Text("slice");
     for (int a = 0; a < 4; ++a) {

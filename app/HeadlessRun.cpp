@@ -59,11 +59,12 @@ std::string startOffscreenRender(const Options& o, Session& session)
         return std::string("none (") + e.what() + ")";
     }
     const render::VolumeRenderer& renderer = *session.renderer();
-    session.view().look = startingLook(session.scene(), session.solver(), renderer.boxMin(), renderer.boxMax(), o);
+    session.view().look =
+        startingLook(session.scene(), session.solver(), *session.vulkan(), renderer.boxMin(), renderer.boxMax(), o);
     const render::VulkanContext& vk = *session.vulkan();
     std::string line = "offscreen " + std::to_string(o.width) + "x" + std::to_string(o.height) + " on " +
                        vk.deviceName() + (vk.validation() ? " (validation on)" : "") + ", " +
-                       (o.blockOverlay ? std::string("VBM blocks") : renderFieldName(session.scene().kind));
+                       lookName(session.view().look.mode, session.scene().kind);
     if (o.sliceAxis >= 0)
         line += std::string(", slice ") + char('x' + o.sliceAxis) + " = " +
                 std::to_string(int(session.view().look.slicePosition));

@@ -23,11 +23,16 @@ std::string startingSceneName(const Options& o, Backend backend);
 std::optional<render::DeviceUuid> preferredVulkanDevice(Backend backend);
 /// The field the renderer draws: smoke density, or heat's temperature.
 std::string renderFieldName(SimulationKind kind);
-/// The first look of a scene: smoke as density, heat as emission over its initial temperature range.
-render::RenderSettings defaultLook(const Scene& scene, const Solver& solver);
-/// The default look with what the command line asks for: the VBM-block overlay, a slice plane
-/// (at the middle of the box [boxMin, boxMax) when no position is given).
-render::RenderSettings startingLook(const Scene& scene, const Solver& solver, const float* boxMin, const float* boxMax,
-                                    const Options& o);
+/// What a look shows, for the run's header.
+std::string lookName(render::RenderMode mode, SimulationKind kind);
+/// The first look of a scene: smoke lit (with flames where it burns fuel), heat as emission
+/// through a colormap that follows the temperature's range; the scene's obstacles as surfaces,
+/// the ground under its domain; fewer rays on a CPU Vulkan device (`vk`).
+render::RenderSettings defaultLook(const Scene& scene, const Solver& solver, const render::VulkanContext& vk);
+/// The default look with what the command line asks for: the look, a fixed colormap range, the
+/// light, the render scale, the ground, a slice plane (at the middle of the box [boxMin, boxMax)
+/// when no position is given).
+render::RenderSettings startingLook(const Scene& scene, const Solver& solver, const render::VulkanContext& vk,
+                                    const float* boxMin, const float* boxMax, const Options& o);
 
 } // namespace vbm::app

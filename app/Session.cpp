@@ -49,8 +49,10 @@ void Session::makeRenderer(bool strict)
         throw cli::UsageError("--interop on: the shared CUDA-Vulkan path is not possible here: " + mSharedWhyNot);
     const VkExtent2D size = mTarget->volumeExtent();
     // The solver's current topology, which is the scene's only until its first rebuild.
+    // Smoke keeps room for the temperature too, which the fire look shows.
     mRenderer = std::make_unique<render::VolumeRenderer>(*mVulkan, solver().grid(), size.width, size.height,
-                                                         mSharedWhyNot.empty());
+                                                         mSharedWhyNot.empty(),
+                                                         mScene.kind == SimulationKind::Smoke ? 2u : 1u);
     mRendererTopology = solver().topologyVersion();
     mFieldChanged = true;
 }
@@ -66,7 +68,7 @@ void Session::attachRenderer(std::unique_ptr<render::VulkanContext> vk, std::uni
         mTarget.reset(), mVulkan.reset();
         throw;
     }
-    mView.look = defaultLook(mScene, solver());
+    mView.look = defaultLook(mScene, solver(), *mVulkan);
     frameView();
 }
 
@@ -101,10 +103,16 @@ double Session::render(bool capture, FrameTimings& record)
     mTarget->wait();
     std::optional<double> gpuMs = mRenderer->lastRenderGpuMs();
     const uint64_t gridBytes = updateRendererGrid();
+    const bool second = mRenderer->channels() > 1 && render::usesSecondChannel(mView.look.mode);
     if (mFieldChanged) {
         mRenderer->setField(solver().fieldData(renderFieldName(mScene.kind)), fieldMemory(mBackend),
                             solver().cudaStream());
+        mSecondChannelStale = true;
         mFieldChanged = false;
+    }
+    if (second && mSecondChannelStale) { // the fire look's temperature, only while a look shows it
+        mRenderer->setField(solver().fieldData("temperature"), fieldMemory(mBackend), solver().cudaStream(), 1);
+        mSecondChannelStale = false;
     }
     mDrawn = mRenderer->draw(*mTarget, mView.camera, mView.look, capture);
     if (mDrawn && !mTarget->frameInFlight()) gpuMs = mRenderer->lastRenderGpuMs(); // this frame's

@@ -113,6 +113,7 @@ private:
     std::vector<FrameTimings> mRecords; ///< the last frame's, one per solver
     int mFrame = 0, mSteps = 0;
     bool mFieldChanged = true;      ///< the renderer has not seen the first solver's field yet
+    bool mSecondChannelStale = true; ///< the renderer's channel 1 (temperature) is older than the field
     uint64_t mRendererTopology = 0; ///< the first solver's topologyVersion() the renderer's grid is
     bool mDrawn = false;
     // Destroyed before the solvers: CUDA lets go of the shared field before the solver's memory.

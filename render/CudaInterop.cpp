@@ -86,7 +86,8 @@ CudaSharedField::~CudaSharedField()
     if (mMemory) cudaDestroyExternalMemory(static_cast<cudaExternalMemory_t>(mMemory));
 }
 
-void CudaSharedField::copyFrom(const void* src, uint64_t bytes, uint64_t readDone, uint64_t ready, void* onStream)
+void CudaSharedField::copyFrom(const void* src, uint64_t bytes, uint64_t offset, uint64_t readDone, uint64_t ready,
+                               void* onStream)
 {
     auto stream = static_cast<cudaStream_t>(onStream);
     auto sem = static_cast<cudaExternalSemaphore_t>(mSemaphore);
@@ -94,7 +95,7 @@ void CudaSharedField::copyFrom(const void* src, uint64_t bytes, uint64_t readDon
     wait.params.fence.value = readDone;
     cuda::checkCuda(cudaWaitExternalSemaphoresAsync(&sem, &wait, 1, stream),
                     "cudaWaitExternalSemaphoresAsync (Vulkan's read of the last field)");
-    cuda::checkCuda(cudaMemcpyAsync(mDevicePtr, src, bytes, cudaMemcpyDeviceToDevice, stream),
+    cuda::checkCuda(cudaMemcpyAsync(static_cast<char*>(mDevicePtr) + offset, src, bytes, cudaMemcpyDeviceToDevice, stream),
                     "the device-to-device copy of the field into the shared buffer");
     cudaExternalSemaphoreSignalParams signal{};
     signal.params.fence.value = ready;
@@ -116,7 +117,7 @@ CudaSharedField::CudaSharedField(int, uint64_t, int)
     throw std::runtime_error("this build has no CUDA: the shared CUDA-Vulkan path is unavailable");
 }
 CudaSharedField::~CudaSharedField() = default;
-void CudaSharedField::copyFrom(const void*, uint64_t, uint64_t, uint64_t, void*) {}
+void CudaSharedField::copyFrom(const void*, uint64_t, uint64_t, uint64_t, uint64_t, void*) {}
 
 #endif
 

@@ -34,9 +34,9 @@ public:
 
     /// Queues on `stream` (a cudaStream_t, the solver's): wait until the semaphore reaches
     /// `readDone` (Vulkan finished reading the last field), copy `bytes` from device memory `src`
-    /// into the shared buffer, signal `ready`. No host wait: the solver's next step, queued on
+    /// into the shared buffer at `offset`, signal `ready`. No host wait: the solver's next step, queued on
     /// the same stream, runs after the copy.
-    void copyFrom(const void* src, uint64_t bytes, uint64_t readDone, uint64_t ready, void* stream);
+    void copyFrom(const void* src, uint64_t bytes, uint64_t offset, uint64_t readDone, uint64_t ready, void* stream);
 
 private:
     void* mMemory = nullptr;    // cudaExternalMemory_t

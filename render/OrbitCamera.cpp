@@ -12,7 +12,7 @@ OrbitCamera OrbitCamera::framing(const float lo[3], const float hi[3])
     for (int a = 0; a < 3; ++a)
         c.target[a] = 0.5f * (lo[a] + hi[a]), diag += (hi[a] - lo[a]) * (hi[a] - lo[a]);
     // the box's bounding sphere fills the view's height, with a margin
-    c.distance = 0.5f * std::sqrt(diag) / std::tan(0.5f * c.fovY) * 1.15f;
+    c.distance = 0.5f * std::sqrt(diag) / std::tan(0.5f * c.fovY) * 0.9f;
     return c;
 }
 

@@ -1,9 +1,7 @@
-// Volume rendering through a compute shader (see VolumeRenderer.h).
+// Volume rendering through compute passes (see VolumeRenderer.h).
 #include "VolumeRenderer.h"
 
 #include "CudaInterop.h"
-#include "RenderParams.h"
-#include "volume_spv.h" // the compiled shader, generated at build time
 
 #include <nanovdb/NanoVDB.h>
 
@@ -15,13 +13,47 @@
 
 namespace vbm::render {
 
-VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nanovdb::HostBuffer>& grid, uint32_t width,
-                               uint32_t height, bool cudaInterop)
-    : mVk(vk)
+namespace {
+
+constexpr VkBufferUsageFlags Storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+constexpr VkDeviceSize ChannelAlignment = 256; // >= every device's minStorageBufferOffsetAlignment
+
+const nanovdb::NanoGrid<nanovdb::ValueOnIndex>& onIndexGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid)
 {
+    const auto* g = grid.grid<nanovdb::ValueOnIndex>();
+    if (!g) throw VulkanError("the renderer needs an OnIndex grid");
+    return *g;
+}
+
+uint32_t groups(uint32_t n, uint32_t perGroup) { return (n + perGroup - 1) / perGroup; }
+
+void barrier(VkCommandBuffer cmd, VkPipelineStageFlags from, VkAccessFlags fromAccess, VkPipelineStageFlags to,
+             VkAccessFlags toAccess)
+{
+    VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    b.srcAccessMask = fromAccess;
+    b.dstAccessMask = toAccess;
+    vkCmdPipelineBarrier(cmd, from, to, 0, 1, &b, 0, nullptr, 0, nullptr);
+}
+
+void computeToCompute(VkCommandBuffer cmd)
+{
+    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+} // namespace
+
+VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nanovdb::HostBuffer>& grid, uint32_t width,
+                               uint32_t height, bool cudaInterop, uint32_t channels)
+    : mVk(vk), mPipelines(vk), mChannels(channels)
+{
+    if (channels < 1 || channels > 2) throw VulkanError("the renderer takes a field of 1 or 2 channels");
     uploadGrid(grid);
     createFieldBuffer(cudaInterop);
-    createPipeline();
+    mRange = mVk.createDeviceBuffer(2 * sizeof(uint32_t), Storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    mParams = mVk.createDeviceBuffer(sizeof(RenderParams),
+                                     VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     createDescriptorSet();
     if (vk.timestampValidBits() > 0) {
         VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -29,7 +61,8 @@ VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nano
         qpci.queryCount = 2;
         checkVk(vkCreateQueryPool(vk.device(), &qpci, nullptr, &mQueries), "vkCreateQueryPool (render timestamps)");
     }
-    resize(width, height);
+    fitLightVolume(1);
+    resize(width, height, 1);
 }
 
 VolumeRenderer::~VolumeRenderer()
@@ -39,24 +72,9 @@ VolumeRenderer::~VolumeRenderer()
     releaseFieldBuffer();
     if (mQueries) vkDestroyQueryPool(d, mQueries, nullptr);
     vkDestroyDescriptorPool(d, mPool, nullptr);
-    vkDestroyPipeline(d, mPipeline, nullptr);
-    vkDestroyPipelineLayout(d, mLayout, nullptr);
-    vkDestroyDescriptorSetLayout(d, mSetLayout, nullptr);
-    vkDestroyShaderModule(d, mShader, nullptr);
-    mVk.destroy(mGrid);
-    mVk.destroy(mImage);
+    for (Buffer* b : {&mGrid, &mImage, &mRays, &mCoarse, &mLight, &mRange, &mParams})
+        mVk.destroy(*b);
 }
-
-namespace {
-
-const nanovdb::NanoGrid<nanovdb::ValueOnIndex>& onIndexGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid)
-{
-    const auto* g = grid.grid<nanovdb::ValueOnIndex>();
-    if (!g) throw VulkanError("the renderer needs an OnIndex grid");
-    return *g;
-}
-
-} // namespace
 
 void VolumeRenderer::setGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid)
 {
@@ -70,6 +88,7 @@ void VolumeRenderer::setGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& gri
     mVk.destroy(mGrid);
     uploadGrid(grid);
     createFieldBuffer(shared);
+    fitLightVolume(std::max(mLightResolution, 1u)); // the box moved: the volumes follow it
     writeDescriptors();
     mHostBytes += grid.gridSize();
 }
@@ -82,26 +101,30 @@ void VolumeRenderer::uploadGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& 
     for (int a = 0; a < 3; ++a)
         mBoxMin[a] = float(bbox.min()[a]), mBoxMax[a] = float(bbox.max()[a] + 1);
     // Device memory: the grid changes only with the topology (setGrid), not every frame.
-    mGrid = mVk.createDeviceBuffer((grid.gridSize() + 3) & ~VkDeviceSize(3),
-                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    mGrid = mVk.createDeviceBuffer((grid.gridSize() + 3) & ~VkDeviceSize(3), Storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     mVk.upload(mGrid, grid.data(), grid.gridSize());
+}
+
+VkDeviceSize VolumeRenderer::channelOffset(uint32_t c) const
+{
+    const VkDeviceSize bytes = std::max<uint64_t>(mValueCount, 1) * sizeof(float);
+    return c * ((bytes + ChannelAlignment - 1) / ChannelAlignment * ChannelAlignment);
 }
 
 void VolumeRenderer::createFieldBuffer(bool cudaInterop)
 {
-    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    const VkDeviceSize fieldBytes = std::max<uint64_t>(mValueCount, 1) * sizeof(float);
+    const VkDeviceSize fieldBytes = channelOffset(mChannels);
     // The semaphore's values start again from 0 with the new semaphore.
     mTimelineValue = mFieldReady = mReadDone = 0;
     if (cudaInterop) {
-        mField = mVk.createDeviceBuffer(fieldBytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+        mField = mVk.createDeviceBuffer(fieldBytes, Storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
         mTimeline = mVk.createTimelineSemaphore(true);
         mShared = std::make_unique<CudaSharedField>(mVk.exportMemoryFd(mField), mField.allocationSize,
                                                     mVk.exportSemaphoreFd(mTimeline));
         mVk.submitAndWait([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, mField.buffer, 0, VK_WHOLE_SIZE, 0); },
                           "clearing the shared field buffer");
     } else {
-        mField = mVk.createHostBuffer(fieldBytes, storage);
+        mField = mVk.createHostBuffer(fieldBytes, Storage);
         std::memset(mField.mapped, 0, fieldBytes);
     }
 }
@@ -114,54 +137,20 @@ void VolumeRenderer::releaseFieldBuffer()
     mVk.destroy(mField);
 }
 
-void VolumeRenderer::createPipeline()
-{
-    VkDevice d = mVk.device();
-    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    smci.codeSize = sizeof(volume_spv);
-    smci.pCode = volume_spv;
-    checkVk(vkCreateShaderModule(d, &smci, nullptr, &mShader), "vkCreateShaderModule");
-
-    // bindings 0, 1, 2: the grid, the field, the image (shaders/volume.comp)
-    VkDescriptorSetLayoutBinding bindings[3] = {};
-    for (uint32_t i = 0; i < 3; ++i) {
-        bindings[i].binding = i;
-        bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        bindings[i].descriptorCount = 1;
-        bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    }
-    VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    dslci.bindingCount = 3;
-    dslci.pBindings = bindings;
-    checkVk(vkCreateDescriptorSetLayout(d, &dslci, nullptr, &mSetLayout), "vkCreateDescriptorSetLayout");
-    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(RenderParams)};
-    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &mSetLayout;
-    plci.pushConstantRangeCount = 1;
-    plci.pPushConstantRanges = &push;
-    checkVk(vkCreatePipelineLayout(d, &plci, nullptr, &mLayout), "vkCreatePipelineLayout");
-    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cpci.stage.module = mShader;
-    cpci.stage.pName = "main";
-    cpci.layout = mLayout;
-    checkVk(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &mPipeline), "vkCreateComputePipelines");
-}
-
 void VolumeRenderer::createDescriptorSet()
 {
-    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, BindingCount - 1},
+                                     {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}};
     VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dpci.maxSets = 1;
-    dpci.poolSizeCount = 1;
-    dpci.pPoolSizes = &poolSize;
+    dpci.poolSizeCount = 2;
+    dpci.pPoolSizes = sizes;
     checkVk(vkCreateDescriptorPool(mVk.device(), &dpci, nullptr, &mPool), "vkCreateDescriptorPool");
     VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     dsai.descriptorPool = mPool;
     dsai.descriptorSetCount = 1;
-    dsai.pSetLayouts = &mSetLayout;
+    VkDescriptorSetLayout layout = mPipelines.setLayout();
+    dsai.pSetLayouts = &layout;
     checkVk(vkAllocateDescriptorSets(mVk.device(), &dsai, &mSet), "vkAllocateDescriptorSets");
 }
 
@@ -173,49 +162,86 @@ std::string VolumeRenderer::pathDescription() const
     return "staging (the field is copied through host memory every frame)";
 }
 
-void VolumeRenderer::resize(uint32_t width, uint32_t height)
+void VolumeRenderer::resize(uint32_t width, uint32_t height, uint32_t pixelsPerRay)
 {
     if (width == 0 || height == 0) throw VulkanError("render: the image size must be at least 1x1");
+    if (pixelsPerRay != 1 && pixelsPerRay != 2 && pixelsPerRay != 4)
+        throw VulkanError("render: pixels per ray must be 1, 2 or 4");
     checkVk(vkDeviceWaitIdle(mVk.device()), "vkDeviceWaitIdle (resizing the image)");
     mVk.destroy(mImage);
-    mWidth = width, mHeight = height;
-    const VkDeviceSize bytes = VkDeviceSize(width) * height * 4;
-    mImage = mVk.createDeviceBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    mVk.destroy(mRays);
+    mWidth = width, mHeight = height, mPixelsPerRay = pixelsPerRay;
+    mRayWidth = groups(width, pixelsPerRay), mRayHeight = groups(height, pixelsPerRay);
+    mImage = mVk.createDeviceBuffer(VkDeviceSize(width) * height * 4, Storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    if (pixelsPerRay > 1) mRays = mVk.createDeviceBuffer(VkDeviceSize(mRayWidth) * mRayHeight * 4, Storage);
     writeDescriptors();
+}
+
+void VolumeRenderer::fitLightVolume(uint32_t resolution)
+{
+    float longest = 1;
+    for (int a = 0; a < 3; ++a)
+        longest = std::max(longest, mBoxMax[a] - mBoxMin[a]);
+    const uint32_t cell = std::max(1u, uint32_t(std::ceil(longest / float(std::max(resolution, 1u)))));
+    uint32_t dims[3];
+    for (int a = 0; a < 3; ++a)
+        dims[a] = std::max(1u, groups(uint32_t(mBoxMax[a] - mBoxMin[a]), cell));
+    mLightResolution = resolution;
+    if (mCoarse.buffer && cell == mLightCell && std::equal(dims, dims + 3, mLightDims)) return;
+    checkVk(vkDeviceWaitIdle(mVk.device()), "vkDeviceWaitIdle (resizing the light volume)");
+    mVk.destroy(mCoarse);
+    mVk.destroy(mLight);
+    mLightCell = cell;
+    std::copy(dims, dims + 3, mLightDims);
+    const VkDeviceSize bytes = VkDeviceSize(dims[0]) * dims[1] * dims[2] * 2 * sizeof(float);
+    mCoarse = mVk.createDeviceBuffer(bytes, Storage);
+    mLight = mVk.createDeviceBuffer(bytes, Storage);
+    if (mSet) writeDescriptors();
 }
 
 void VolumeRenderer::writeDescriptors()
 {
-    VkDescriptorBufferInfo infos[3] = {
-        {mGrid.buffer, 0, VK_WHOLE_SIZE}, {mField.buffer, 0, VK_WHOLE_SIZE}, {mImage.buffer, 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet writes[3] = {};
-    for (uint32_t i = 0; i < 3; ++i) {
+    if (!mImage.buffer) return; // resize() writes them once the images exist
+    const VkDeviceSize channel0 = channelOffset(1);
+    const VkDeviceSize second = mChannels > 1 ? channelOffset(1) : 0;
+    const Buffer& rays = mPixelsPerRay > 1 ? mRays : mImage;
+    const VkDescriptorBufferInfo infos[BindingCount] = {
+        {mGrid.buffer, 0, VK_WHOLE_SIZE},        {mField.buffer, 0, channel0},   {mField.buffer, second, channel0},
+        {rays.buffer, 0, VK_WHOLE_SIZE},         {mImage.buffer, 0, VK_WHOLE_SIZE}, {mCoarse.buffer, 0, VK_WHOLE_SIZE},
+        {mLight.buffer, 0, VK_WHOLE_SIZE},       {mRange.buffer, 0, VK_WHOLE_SIZE}, {mParams.buffer, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet writes[BindingCount] = {};
+    for (uint32_t i = 0; i < BindingCount; ++i) {
         writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
         writes[i].dstSet = mSet;
         writes[i].dstBinding = i;
         writes[i].descriptorCount = 1;
-        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].descriptorType =
+            i == ParamsBinding ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writes[i].pBufferInfo = &infos[i];
     }
-    vkUpdateDescriptorSets(mVk.device(), 3, writes, 0, nullptr);
+    vkUpdateDescriptorSets(mVk.device(), BindingCount, writes, 0, nullptr);
 }
 
-void VolumeRenderer::setField(const float* data, FieldMemory where, void* cudaStream)
+void VolumeRenderer::setField(const float* data, FieldMemory where, void* cudaStream, uint32_t channel)
 {
+    if (channel >= mChannels)
+        throw VulkanError("render: field channel " + std::to_string(channel) + " of a renderer made with " +
+                          std::to_string(mChannels));
     const uint64_t bytes = mValueCount * sizeof(float);
+    const VkDeviceSize offset = channelOffset(channel);
     if (mShared && where == FieldMemory::CudaDevice) {
         const uint64_t ready = ++mTimelineValue;
-        mShared->copyFrom(data, bytes, mReadDone, ready, cudaStream);
+        mShared->copyFrom(data, bytes, offset, mReadDone, ready, cudaStream);
         mFieldReady = ready;
         return;
     }
     if (mShared) {
         // a host field on the shared path (not used by the app): an ordinary upload
-        mVk.upload(mField, data, bytes);
+        mVk.upload(mField, data, bytes, offset);
     } else if (where == FieldMemory::CudaDevice) {
-        cudaCopyToHost(mField.mapped, data, bytes, cudaStream);
+        cudaCopyToHost(static_cast<char*>(mField.mapped) + offset, data, bytes, cudaStream);
     } else {
-        std::memcpy(mField.mapped, data, bytes);
+        std::memcpy(static_cast<char*>(mField.mapped) + offset, data, bytes);
     }
     mHostBytes += bytes;
 }
@@ -228,7 +254,7 @@ FieldSync VolumeRenderer::nextFieldSync()
     return s;
 }
 
-void VolumeRenderer::recordRender(VkCommandBuffer cmd, const OrbitCamera& cam, const RenderSettings& s)
+RenderParams VolumeRenderer::frameParams(const OrbitCamera& cam, const RenderSettings& s) const
 {
     const glm::vec3 target(cam.target[0], cam.target[1], cam.target[2]);
     const glm::vec3 offset(std::cos(cam.elevation) * std::cos(cam.azimuth), std::sin(cam.elevation),
@@ -238,37 +264,76 @@ void VolumeRenderer::recordRender(VkCommandBuffer cmd, const OrbitCamera& cam, c
     const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0, 1, 0)));
     const glm::vec3 up = glm::cross(right, forward);
     const float tanHalf = std::tan(0.5f * cam.fovY), aspect = float(mWidth) / float(mHeight);
+    const glm::vec3 sun(std::cos(s.lightElevation) * std::cos(s.lightAzimuth), std::sin(s.lightElevation),
+                        std::cos(s.lightElevation) * std::sin(s.lightAzimuth));
+    const bool lit = s.mode == RenderMode::Density || s.mode == RenderMode::Fire;
     RenderParams p{};
     p.eye = {eye.x, eye.y, eye.z, s.slicePosition};
     p.forward = {forward.x, forward.y, forward.z, float(s.sliceAxis)};
     p.right = {right.x * tanHalf * aspect, right.y * tanHalf * aspect, right.z * tanHalf * aspect,
                float(s.log2BlockWidth)};
-    p.up = {up.x * tanHalf, up.y * tanHalf, up.z * tanHalf, 0};
+    p.up = {up.x * tanHalf, up.y * tanHalf, up.z * tanHalf, s.ground ? 1.f : 0.f};
     p.boxMin = {mBoxMin[0], mBoxMin[1], mBoxMin[2], s.stepVoxels};
     p.boxMax = {mBoxMax[0], mBoxMax[1], mBoxMax[2], s.densityScale};
-    p.size = {mWidth, mHeight, uint32_t(s.mode), s.maxSteps};
-    p.range = {s.rangeLo, s.rangeHi, s.lightAzimuth, s.lightElevation};
+    p.size = {mRayWidth, mRayHeight, uint32_t(s.mode), s.maxSteps};
+    p.image = {mWidth, mHeight, mPixelsPerRay, uint32_t(std::min<uint64_t>(mValueCount, UINT32_MAX))};
+    p.range = {s.rangeLo, s.rangeHi, s.rangeFollowsField ? 1.f : 0.f, s.groundHeight};
+    p.sun = {sun.x, sun.y, sun.z, s.sunIntensity};
+    p.lightOrigin = {mBoxMin[0], mBoxMin[1], mBoxMin[2], float(mLightCell)};
+    p.lightDims = {mLightDims[0], mLightDims[1], mLightDims[2], lit && s.lightResolution > 0 ? 1u : 0u};
+    p.shading = {s.phaseG, s.exposure, s.skyIntensity, s.albedo};
+    p.fire = {s.fireEmission, s.kelvinAtZero, s.kelvinPerUnit, s.kelvinMax};
+    const size_t balls = std::min(s.obstacles.size(), MaxSurfaceBalls);
+    p.counts = {uint32_t(balls), 0, 0, 0};
+    for (size_t k = 0; k < balls; ++k)
+        p.obstacles[k] = {s.obstacles[k].x, s.obstacles[k].y, s.obstacles[k].z, s.obstacles[k].r};
+    return p;
+}
 
-    // The last frame's copies out of the image finish before the shader overwrites it.
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
-                         nullptr, 0, nullptr);
+void VolumeRenderer::recordRender(VkCommandBuffer cmd, const OrbitCamera& cam, const RenderSettings& s)
+{
+    const RenderParams p = frameParams(cam, s);
+    const bool range = s.rangeFollowsField && (s.mode == RenderMode::Emission || s.sliceAxis >= 0);
+    const bool light = p.lightDims.w != 0;
+    const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, transfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    // The last frame's passes and its copy out of the image finish before anything is overwritten.
+    vkCmdPipelineBarrier(cmd, compute | transfer, compute | transfer, 0, 0, nullptr, 0, nullptr, 0, nullptr);
     if (mQueries) {
         vkCmdResetQueryPool(cmd, mQueries, 0, 2);
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, mQueries, 0);
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, mQueries, 0);
     }
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mPipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mLayout, 0, 1, &mSet, 0, nullptr);
-    vkCmdPushConstants(cmd, mLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-    vkCmdDispatch(cmd, (mWidth + 7) / 8, (mHeight + 7) / 8, 1);
+    vkCmdUpdateBuffer(cmd, mParams.buffer, 0, sizeof(p), &p);
+    if (range) {
+        vkCmdFillBuffer(cmd, mRange.buffer, 0, sizeof(uint32_t), ~0u);
+        vkCmdFillBuffer(cmd, mRange.buffer, sizeof(uint32_t), sizeof(uint32_t), 0u);
+    }
+    barrier(cmd, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
+            VK_ACCESS_UNIFORM_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mPipelines.layout(), 0, 1, &mSet, 0, nullptr);
+    const auto run = [&](Pass pass, uint32_t x, uint32_t y, uint32_t z) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mPipelines.pipeline(pass));
+        vkCmdDispatch(cmd, x, y, z);
+    };
+    if (range) {
+        run(Pass::Range, std::clamp(groups(uint32_t(p.image.w), 256 * 16), 1u, 1024u), 1, 1);
+        computeToCompute(cmd);
+    }
+    if (light) {
+        run(Pass::Coarse, groups(mLightDims[0], 4), groups(mLightDims[1], 4), groups(mLightDims[2], 4));
+        computeToCompute(cmd);
+        run(Pass::Light, groups(mLightDims[0], 4), groups(mLightDims[1], 4), groups(mLightDims[2], 4));
+        computeToCompute(cmd);
+    }
+    run(Pass::Volume, groups(mRayWidth, 8), groups(mRayHeight, 8), 1);
+    if (mPixelsPerRay > 1) {
+        computeToCompute(cmd);
+        run(Pass::Upscale, groups(mWidth, 8), groups(mHeight, 8), 1);
+    }
     if (mQueries) {
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, mQueries, 1);
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, mQueries, 1);
         mTimed = true;
     }
-    VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    written.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written, 0,
-                         nullptr, 0, nullptr);
+    barrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
 }
 
 std::optional<double> VolumeRenderer::lastRenderGpuMs() const
@@ -288,7 +353,11 @@ std::optional<double> VolumeRenderer::lastRenderGpuMs() const
 bool VolumeRenderer::draw(RenderTarget& target, const OrbitCamera& camera, const RenderSettings& settings, bool capture)
 {
     const VkExtent2D size = target.volumeExtent();
-    if (size.width != mWidth || size.height != mHeight) resize(size.width, size.height);
+    uint32_t perRay = settings.pixelsPerRay;
+    if (perRay == 0) perRay = !mVk.cpuDevice() ? 1 : uint64_t(size.width) * size.height > 800 * 600 ? 4 : 2;
+    if (size.width != mWidth || size.height != mHeight || perRay != mPixelsPerRay)
+        resize(size.width, size.height, perRay);
+    fitLightVolume(settings.lightResolution);
     const VkCommandBuffer cmd = target.beginFrame();
     if (!cmd) return false;
     recordRender(cmd, camera, settings);

@@ -147,6 +147,7 @@ void VulkanContext::pickPhysicalDevice(const VulkanOptions& options)
             mPhysical = device;
             mQueueFamily = family->index;
             mDeviceName = p.deviceName;
+            mCpuDevice = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
             mUuid = uuid;
             mTimestampPeriod = p.limits.timestampPeriod;
             mTimestampBits = family->timestampValidBits;
@@ -383,17 +384,17 @@ void VulkanContext::submitAndWait(const std::function<void(VkCommandBuffer)>& re
     vkFreeCommandBuffers(mDevice, mPool, 1, &cmd);
 }
 
-void VulkanContext::upload(const Buffer& dst, const void* data, VkDeviceSize size)
+void VulkanContext::upload(const Buffer& dst, const void* data, VkDeviceSize size, VkDeviceSize offset)
 {
     if (dst.mapped) {
-        std::memcpy(dst.mapped, data, size);
+        std::memcpy(static_cast<char*>(dst.mapped) + offset, data, size);
         return;
     }
     Buffer staging = createHostBuffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
     std::memcpy(staging.mapped, data, size);
     submitAndWait(
         [&](VkCommandBuffer cmd) {
-            const VkBufferCopy region{0, 0, size};
+            const VkBufferCopy region{0, offset, size};
             vkCmdCopyBuffer(cmd, staging.buffer, dst.buffer, 1, &region);
         },
         "the upload of a buffer");

@@ -65,6 +65,8 @@ public:
     /// The window surface when VulkanOptions::makeSurface was given (owned by the context).
     VkSurfaceKHR surface() const { return mSurface; }
     const std::string& deviceName() const { return mDeviceName; }
+    /// A CPU implementation (Mesa's lavapipe): the renderer then defaults to fewer rays.
+    bool cpuDevice() const { return mCpuDevice; }
     /// Nanoseconds per timestamp tick, and the queue's valid timestamp bits (0: no timestamps).
     float timestampPeriodNs() const { return mTimestampPeriod; }
     uint32_t timestampValidBits() const { return mTimestampBits; }
@@ -87,8 +89,9 @@ public:
     /// A timeline semaphore starting at 0, exportable when asked.
     VkSemaphore createTimelineSemaphore(bool exportable);
     int exportSemaphoreFd(VkSemaphore s);
-    /// Copies host bytes into a buffer once (through a temporary staging buffer), waiting for it.
-    void upload(const Buffer& dst, const void* data, VkDeviceSize size);
+    /// Copies host bytes into a buffer at `offset` once (through a temporary staging buffer),
+    /// waiting for it.
+    void upload(const Buffer& dst, const void* data, VkDeviceSize size, VkDeviceSize offset = 0);
     /// A primary command buffer from the context's pool; `what` names it in errors.
     VkCommandBuffer allocateCommandBuffer(const char* what);
     /// An unsignalled fence; `what` names it in errors.
@@ -124,6 +127,7 @@ private:
     VkCommandPool mPool = VK_NULL_HANDLE;
     uint32_t mQueueFamily = 0;
     std::string mDeviceName;
+    bool mCpuDevice = false;
     float mTimestampPeriod = 1;
     uint32_t mTimestampBits = 0;
     DeviceUuid mUuid{};

@@ -1,19 +1,18 @@
-// Volume ray marching straight from the sparse grid: the NanoVDB OnIndex grid and one float
-// field (indexed by value index) as storage buffers, read through PNanoVDB. Empty space is
-// skipped a node at a time: where the accessor finds no leaf, the ray jumps to the exit of the
-// empty node (8, 128 or 4096 voxels wide).
+// Volume ray marching straight from the sparse grid through PNanoVDB, one ray per thread, into the
+// ray image. Empty space is skipped a node at a time (where the accessor finds no leaf, the ray
+// jumps to the exit of the empty node: 8, 128 or 4096 voxels wide) and, in the lit looks, a coarse
+// cell at a time where the coarse volume says every voxel of the cell is empty. Smoke scatters
+// the sun (Henyey-Greenstein phase, transmittance from the light volume) and the sky; fire adds
+// blackbody emission from the temperature; the obstacles and the ground are lit surfaces that
+// end the march. The result is tone mapped (ACES fit) and gamma encoded.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "RenderCommon.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
+layout(std430, binding = 3) writeonly buffer RayImage { uint rays[]; };
 
-layout(std430, binding = 0) readonly buffer GridBuffer { uint pnanovdb_buf_data[]; };
-layout(std430, binding = 1) readonly buffer FieldBuffer { float field[]; };
-layout(std430, binding = 2) writeonly buffer ImageBuffer { uint pixels[]; };
-
-#define PNANOVDB_GLSL
-#include "PNanoVDB.h"
-#include "RenderParams.h"
+const float PI = 3.14159265;
 
 // A perceptual colormap (magma-like): black through purple and orange to pale yellow.
 vec3 colormap(float t)
@@ -21,35 +20,11 @@ vec3 colormap(float t)
     t = clamp(t, 0.0, 1.0);
     const vec3 c0 = vec3(0.001, 0.000, 0.014), c1 = vec3(0.33, 0.07, 0.43), c2 = vec3(0.80, 0.22, 0.33);
     const vec3 c3 = vec3(0.99, 0.57, 0.21), c4 = vec3(0.99, 0.99, 0.75);
-    if (t < 0.25) return mix(c0, c1, t / 0.25);
-    if (t < 0.5) return mix(c1, c2, (t - 0.25) / 0.25);
-    if (t < 0.75) return mix(c2, c3, (t - 0.5) / 0.25);
-    return mix(c3, c4, (t - 0.75) / 0.25);
-}
-
-bool boxInterval(vec3 o, vec3 d, vec3 lo, vec3 hi, out float t0, out float t1)
-{
-    const vec3 inv = 1.0 / d;
-    const vec3 a = (lo - o) * inv, b = (hi - o) * inv;
-    const vec3 tmin = min(a, b), tmax = max(a, b);
-    t0 = max(max(tmin.x, tmin.y), tmin.z);
-    t1 = min(min(tmax.x, tmax.y), tmax.z);
-    return t1 > max(t0, 0.0);
-}
-
-// Value index of voxel ijk (0 outside the active set), and the tree level the lookup ended at.
-uint sampleIndex(inout pnanovdb_readaccessor_t acc, pnanovdb_buf_t buf, ivec3 ijk, out uint level)
-{
-    level = 0u;
-    const pnanovdb_address_t address =
-        pnanovdb_readaccessor_get_value_address_and_level(PNANOVDB_GRID_TYPE_ONINDEX, buf, acc, ijk, level);
-    return pnanovdb_root_onindex_get_value_index(buf, address, ijk, level).x;
-}
-
-float sampleField(inout pnanovdb_readaccessor_t acc, pnanovdb_buf_t buf, ivec3 ijk, out uint level)
-{
-    const uint index = sampleIndex(acc, buf, ijk, level);
-    return index == 0u ? 0.0 : field[index];
+    vec3 c = t < 0.25 ? mix(c0, c1, t / 0.25)
+           : t < 0.5  ? mix(c1, c2, (t - 0.25) / 0.25)
+           : t < 0.75 ? mix(c2, c3, (t - 0.5) / 0.25)
+                      : mix(c3, c4, (t - 0.75) / 0.25);
+    return pow(c, vec3(2.2)) * 1.6; // display colours to linear radiance, so they survive the tone map
 }
 
 // A distinct colour per VBM block: blocks of 2^log2Width consecutive value indices from 1.
@@ -60,15 +35,93 @@ vec3 blockColour(uint index, uint log2Width)
     return vec3(float(h & 255u), float((h >> 8) & 255u), float((h >> 16) & 255u)) / 255.0 * 0.8 + 0.2;
 }
 
-// Transmittance from p towards the light, a few coarse steps (the shadow term).
-float shadow(inout pnanovdb_readaccessor_t acc, pnanovdb_buf_t buf, vec3 p, vec3 light)
+// Planck's law at three wavelengths (red 610, green 550, blue 465 nm), relative to green at 1500 K.
+vec3 blackbody(float kelvin)
 {
-    float tau = 0.0;
-    for (int s = 1; s <= 12; ++s) {
-        uint level;
-        tau += max(sampleField(acc, buf, ivec3(floor(p + light * (2.0 * float(s)))), level), 0.0);
+    const vec3 lambda = vec3(0.610, 0.550, 0.465); // micrometres
+    const float c2 = 14388.0;                      // second radiation constant, micrometre-kelvin
+    const vec3 planck = 1.0 / (pow(lambda, vec3(5.0)) * (exp(c2 / (lambda * max(kelvin, 300.0))) - 1.0));
+    return planck * (pow(0.55, 5.0) * (exp(c2 / (0.55 * 1500.0)) - 1.0));
+}
+
+// Henyey-Greenstein, scaled so an isotropic medium (g = 0) gives 1.
+float phase(float cosTheta, float g)
+{
+    const float d = 1.0 + g * g - 2.0 * g * cosTheta;
+    return (1.0 - g * g) / (d * sqrt(d));
+}
+
+vec3 sunColour() { return vec3(1.0, 0.95, 0.86) * params.sun.w; }
+vec3 skyColour() { return vec3(0.45, 0.55, 0.75) * params.shading.z; }
+
+vec3 background(float v) { return mix(vec3(0.018, 0.022, 0.03), vec3(0.09, 0.11, 0.15), v); }
+
+// Sun and sky transmittance at a point that may lie outside the grid's box: outside, nothing
+// absorbs until the ray towards the light enters the box, so that entry point's value holds.
+vec2 lightFrom(vec3 p)
+{
+    const vec3 lo = params.boxMin.xyz, hi = params.boxMax.xyz;
+    if (all(greaterThanEqual(p, lo)) && all(lessThan(p, hi))) return lightAt(p);
+    float a, b;
+    const float sun = boxInterval(p, params.sun.xyz, lo, hi, a, b) ? lightAt(p + (max(a, 0.0) + 0.5) * params.sun.xyz).x : 1.0;
+    const float sky = boxInterval(p, vec3(0.0, 1.0, 0.0), lo, hi, a, b) ? lightAt(p + vec3(0.0, max(a, 0.0) + 0.5, 0.0)).y : 1.0;
+    return vec2(sun, sky);
+}
+
+// A lit surface point: Lambert from the sun (shadowed by the smoke and the obstacles) and the sky.
+vec3 shadeSurface(vec3 p, vec3 n, vec3 albedo)
+{
+    const vec2 light = lightFrom(p + 0.5 * n);
+    float tObstacle;
+    vec3 unused;
+    const float blocked = obstacleHit(p + 0.05 * n, params.sun.xyz, 0.0, tObstacle, unused) ? 0.0 : 1.0;
+    const float direct = max(dot(n, params.sun.xyz), 0.0) * light.x * blocked;
+    return albedo * (sunColour() * direct + skyColour() * light.y * (0.6 + 0.4 * n.y));
+}
+
+// The nearest surface along the ray (an obstacle, or the ground within its disc), shaded; t = 1e30 if none.
+float surface(vec3 eye, vec3 dir, out vec3 colour)
+{
+    float tHit;
+    vec3 n;
+    colour = vec3(0.0);
+    if (!obstacleHit(eye, dir, 0.0, tHit, n)) tHit = 1e30;
+    const float ground = params.range.w;
+    if (params.up.w > 0.0 && dir.y < -1e-6 && eye.y > ground) {
+        const float tg = (ground - eye.y) / dir.y;
+        const vec3 centre = 0.5 * (params.boxMin.xyz + params.boxMax.xyz);
+        const float extent = length(params.boxMax.xyz - params.boxMin.xyz);
+        const vec3 p = eye + tg * dir;
+        const float r = length(p.xz - centre.xz) / (2.5 * extent);
+        if (tg < tHit && r < 1.0) {
+            // a checkerboard of tiles about a twelfth of the box, fading out towards the disc's edge
+            const float tile = exp2(round(log2(max(extent / 12.0, 1.0))));
+            const ivec2 t = ivec2(floor(p.xz / tile));
+            const vec3 albedo = ((t.x + t.y) & 1) == 0 ? vec3(0.11) : vec3(0.08);
+            const float fade = smoothstep(1.0, 0.6, r);
+            colour = mix(background(0.0), shadeSurface(p, vec3(0.0, 1.0, 0.0), albedo), fade);
+            return tg;
+        }
     }
-    return exp(-tau * params.boxMax.w * 2.0);
+    if (tHit < 1e30) colour = shadeSurface(eye + tHit * dir, n, vec3(0.55, 0.56, 0.6));
+    return tHit;
+}
+
+// The exit distance from the empty node (or coarse cell) of `size` voxels holding p, plus a nudge.
+float skipTo(vec3 p, vec3 dir, vec3 origin, float size)
+{
+    const vec3 lo = origin + floor((p - origin) / size) * size;
+    float a, b;
+    boxInterval(p - 1e-3 * dir, dir, lo, lo + size, a, b);
+    return max(b, 0.0) + 0.01;
+}
+
+// Light scattered towards the eye per unit extinction at p.
+vec3 inScattered(vec3 p, vec3 dir)
+{
+    const vec2 light = lightAt(p);
+    return params.shading.w * (sunColour() * light.x * phase(dot(dir, params.sun.xyz), params.shading.x) +
+                               skyColour() * light.y);
 }
 
 void main()
@@ -79,74 +132,80 @@ void main()
                           1.0 - 2.0 * (float(px.y) + 0.5) / float(params.size.y));
     const vec3 eye = params.eye.xyz;
     const vec3 dir = normalize(params.forward.xyz + ndc.x * params.right.xyz + ndc.y * params.up.xyz);
-    const vec3 background = mix(vec3(0.10, 0.11, 0.13), vec3(0.22, 0.24, 0.28), float(px.y) / float(params.size.y));
+    const uint mode = params.size.z;
+    const bool lit = mode == VBM_MODE_DENSITY || mode == VBM_MODE_FIRE;
 
+    vec3 surfaceColour;
+    const float tSurface = surface(eye, dir, surfaceColour);
     vec3 colour = vec3(0.0);
     float transmittance = 1.0;
     float t0, t1;
     if (boxInterval(eye, dir, params.boxMin.xyz, params.boxMax.xyz, t0, t1)) {
-        pnanovdb_buf_t buf;
-        buf.unused = 0u;
-        pnanovdb_grid_handle_t grid;
-        grid.address.byte_offset = 0u;
-        const pnanovdb_root_handle_t root = pnanovdb_tree_get_root(buf, pnanovdb_grid_get_tree(buf, grid));
-        pnanovdb_readaccessor_t acc;
-        pnanovdb_readaccessor_init(acc, root);
+        t1 = min(t1, tSurface);
+        pnanovdb_readaccessor_t acc = gridAccessor();
         const float step = params.boxMin.w, scale = params.boxMax.w;
-        const vec3 light = normalize(vec3(cos(params.range.w) * cos(params.range.z), sin(params.range.w),
-                                          cos(params.range.w) * sin(params.range.z)));
+        const vec2 range = colormapRange();
+        const float span = max(range.y - range.x, 1e-20);
         // The slice plane, if any: where the ray crosses it, an opaque colormapped sample of the field.
         const int axis = int(params.forward.w);
         float tSlice = -1.0;
         if (axis >= 0 && abs(dir[axis]) > 1e-6) tSlice = (params.eye.w + 0.5 - eye[axis]) / dir[axis];
         float t = max(t0, 0.0) + 0.5 * step;
-        for (uint n = 0u; n < params.size.w && t < t1 && transmittance > 0.01; ++n) {
+        for (uint n = 0u; n < params.size.w && t < t1 && transmittance > 0.005; ++n) {
             if (tSlice > 0.0 && t >= tSlice) {
                 uint sl;
-                const uint si = sampleIndex(acc, buf, ivec3(floor(eye + tSlice * dir)), sl);
+                const uint si = sampleIndex(acc, ivec3(floor(eye + tSlice * dir)), sl);
                 if (si != 0u) {
-                    const float u = (field[si] - params.range.x) / max(params.range.y - params.range.x, 1e-20);
-                    colour += transmittance * 0.9 * colormap(u);
+                    colour += transmittance * 0.9 * colormap((field0[si] - range.x) / span);
                     transmittance *= 0.1;
                 }
                 tSlice = -1.0;
             }
             const vec3 p = eye + t * dir;
+            if (lit && params.lightDims.w != 0u) {
+                const ivec3 c = ivec3(floor((p - params.lightOrigin.xyz) / params.lightOrigin.w));
+                if (all(greaterThanEqual(c, ivec3(0))) && all(lessThan(c, ivec3(params.lightDims.xyz))) &&
+                    coarse[lightCell(c)].y <= 0.0) {
+                    t += skipTo(p, dir, params.lightOrigin.xyz, params.lightOrigin.w);
+                    continue;
+                }
+            }
             uint level;
-            const uint index = sampleIndex(acc, buf, ivec3(floor(p)), level);
-            const float v = index == 0u ? 0.0 : field[index];
-            if (level != 0u) {
-                // no leaf here: jump past the empty node (lower: 8^3, upper: 128^3, root tile: 4096^3)
-                const float dim = level == 1u ? 8.0 : (level == 2u ? 128.0 : 4096.0);
-                const vec3 lo = floor(p / dim) * dim;
-                float a, b;
-                boxInterval(p - 1e-3 * dir, dir, lo, lo + dim, a, b);
-                t += max(b, 0.0) + 0.01;
+            const uint index = sampleIndex(acc, ivec3(floor(p)), level);
+            if (level != 0u) { // no leaf here: jump past the empty node (lower: 8^3, upper: 128^3, root tile: 4096^3)
+                t += skipTo(p, dir, vec3(0.0), level == 1u ? 8.0 : (level == 2u ? 128.0 : 4096.0));
                 continue;
             }
-            if (params.size.z == VBM_MODE_BLOCKS) {
-                if (index != 0u) {
+            if (index != 0u) {
+                const float v = field0[index];
+                if (mode == VBM_MODE_BLOCKS) {
                     const float alpha = 1.0 - exp(-0.35 * step);
                     colour += transmittance * alpha * blockColour(index, uint(params.right.w));
                     transmittance *= 1.0 - alpha;
-                }
-            } else if (params.size.z == VBM_MODE_DENSITY) {
-                const float sigma = max(v, 0.0) * scale;
-                if (sigma > 0.0) {
+                } else if (mode == VBM_MODE_EMISSION) {
+                    // the further from the field's rest value (0, or the range's nearest end) the
+                    // more opaque: heat spreading into a cold shell shows, the cold shell does not hide it
+                    const float u = (v - range.x) / span, rest = clamp(-range.x / span, 0.0, 1.0);
+                    const float alpha = 1.0 - exp(-scale * step * (0.03 + abs(u - rest)));
+                    colour += transmittance * alpha * colormap(u);
+                    transmittance *= 1.0 - alpha;
+                } else {
+                    const float sigma = max(v, 0.0) * scale;
                     const float alpha = 1.0 - exp(-sigma * step);
-                    const vec3 lit = vec3(0.95, 0.93, 0.9) * (0.25 + 0.75 * shadow(acc, buf, p, light));
-                    colour += transmittance * alpha * lit;
+                    if (sigma > 0.0) colour += transmittance * alpha * inScattered(p, dir);
+                    if (mode == VBM_MODE_FIRE) {
+                        const float kelvin = min(params.fire.y + params.fire.z * field1[index], params.fire.w);
+                        colour += transmittance * step * params.fire.x * blackbody(kelvin);
+                    }
                     transmittance *= 1.0 - alpha;
                 }
-            } else {
-                const float u = (v - params.range.x) / max(params.range.y - params.range.x, 1e-20);
-                const float alpha = 1.0 - exp(-scale * step * (0.05 + abs(u - 0.5)));
-                colour += transmittance * alpha * colormap(u);
-                transmittance *= 1.0 - alpha;
             }
             t += step;
         }
     }
-    colour += transmittance * background;
-    pixels[px.y * params.size.x + px.x] = packUnorm4x8(vec4(colour, 1.0));
+    const vec3 behind = tSurface < 1e30 ? surfaceColour : background(float(px.y) / float(params.size.y));
+    colour += transmittance * behind;
+    const vec3 x = colour * params.shading.y;
+    const vec3 mapped = clamp(x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
+    rays[px.y * params.size.x + px.x] = packUnorm4x8(vec4(pow(mapped, vec3(1.0 / 2.2)), 1.0));
 }

@@ -129,6 +129,8 @@ bool readNumber(const std::string& source, const Line& l, SimulationParams& para
         {"burn_rate", &SimulationParams::burnRate},
         {"burn_heat", &SimulationParams::burnHeat},
         {"burn_smoke", &SimulationParams::burnSmoke},
+        {"cooling", &SimulationParams::cooling},
+        {"dissipation", &SimulationParams::dissipation},
     };
     const std::string& key = l.words[0];
     if (key == "cg_max_iterations") {
@@ -144,7 +146,8 @@ bool readNumber(const std::string& source, const Line& l, SimulationParams& para
     expectCount(source, l, 2);
     const double v = number(source, l, 1);
     const bool mayBeZero = key == "buoyancy" || key == "weight" || key == "emit_density" || key == "emit_fuel" || key == "ignition" ||
-                           key == "burn_heat" || key == "burn_smoke";
+                           key == "burn_heat" || key == "burn_smoke" || key == "cooling" ||
+                           key == "dissipation";
     if (mayBeZero ? !(v >= 0) : !(v > 0))
         fail(source, l.number, key + (mayBeZero ? " must be 0 or more" : " must be positive"));
     params.*(it->second) = v;
@@ -184,6 +187,13 @@ void checkRunnable(const std::string& source, const std::vector<Line>& lines, co
                       explicitStableDt(p), p.dt, given ? "" : " (the default)");
         fail(source, settingLine(d, lines, "dt"), what);
     }
+    for (const auto& [key, rate] : {std::pair<const char*, double>{"cooling", p.cooling}, {"dissipation", p.dissipation}})
+        if (p.dt * rate > 1) {
+            char what[160];
+            std::snprintf(what, sizeof what, "%s %g with dt %g would take away more than there is in a step: "
+                          "dt * %s must be at most 1", key, rate, p.dt, key);
+            fail(source, settingLine(d, lines, key), what);
+        }
 }
 
 /// Reads the settings into `scene` and sets the statements that need the domain aside.

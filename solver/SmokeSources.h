@@ -40,7 +40,9 @@ public:
                         float(p.ignition),
                         float(dt * p.burnRate),
                         float(p.burnHeat),
-                        float(p.burnSmoke)};
+                        float(p.burnSmoke),
+                        float(std::max(0.0, 1.0 - dt * p.cooling)),
+                        float(std::max(0.0, 1.0 - dt * p.dissipation))};
         const Buoyancy buoyancy{f[Channel::Density], f[Channel::Temperature], cv, float(dt * p.buoyancy),
                                 float(dt * p.weight)};
         const float *u = f[Channel::U], *v = f[Channel::V], *w = f[Channel::W];

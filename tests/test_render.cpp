@@ -69,7 +69,9 @@ TEST(Render, HeatShellShowsTheHotSpotRightOfCentre)
             lo = std::min(lo, im.luminance(x, y)), hi = std::max(hi, im.luminance(x, y));
     EXPECT_GT(hi - lo, 100.0);
     EXPECT_GT(im.brightest(0.55, 0.4, 0.75, 0.75), im.brightest(0.25, 0.4, 0.45, 0.75) + 60.0);
-    EXPECT_LT(im.mean(0.4, 0.3, 0.6, 0.5), im.mean(0.0, 0.0, 0.1, 0.1)); // the shell occludes the background
+    // the cold shell is nearly transparent (the colormap's rest value): not a black ball hiding
+    // the ground behind it
+    EXPECT_GT(im.mean(0.4, 0.55, 0.6, 0.7), 25.0);
     fs::remove(png), fs::remove(timings);
 }
 

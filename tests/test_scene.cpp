@@ -166,6 +166,17 @@ TEST(Scene, LoadingChecksWhatWouldStopTheFirstStep)
     } catch (const SceneError& e) {
         EXPECT_EQ(std::string(e.what()).rfind(p.string() + ":3: ", 0), 0u) << e.what();
     }
+    // fire: cooling or dissipation that would take more than all there is in one step
+    for (const char* key : {"cooling", "dissipation"}) {
+        std::ofstream(p) << "kind smoke\ndomain box 0 0 0 8 8 8\nemitter sphere 4 2 4 2\nemit_fuel 1\ndt 2\n"
+                         << key << " 0.6\n";
+        try {
+            loadScene(p.string());
+            ADD_FAILURE() << key << ": no error";
+        } catch (const SceneError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind(p.string() + ":6: " + key, 0), 0u) << e.what();
+        }
+    }
     EXPECT_THROW(loadScene(dir.string()), SceneError);
     EXPECT_THROW(loadScene(""), SceneError);
     fs::remove_all(dir);

@@ -205,6 +205,23 @@ TEST(Smoke, FireBurnsFuelIntoHeatAndSmokeAndTheMassBalances)
     EXPECT_NEAR(smoke / 0.6, burnt, 1e-5 * fuelBefore); // and as smoke
 }
 
+// Fire's cooling and dissipation: every voxel's temperature and smoke fall by their factors;
+// where it is still hot enough the fuel then burns on the cooled temperature.
+TEST(Smoke, FireCoolsTheGasAndThinsItsSmokeBeforeBurning)
+{
+    std::vector<float> fuel = {0.f, 0.f, 1.f, 1.f}, t = {0.f, 0.4f, 2.f, 0.8f}, rho = {0.f, 1.f, 0.5f, 0.5f};
+    const solver::Burn burn{fuel.data(), t.data(), rho.data(), 0.5f, 0.25f, 2.f, 0.4f, 0.5f, 0.8f};
+    solver::HostExec().elements(fuel.size(), burn);
+    EXPECT_FLOAT_EQ(t[1], 0.2f); // no fuel: cooled only
+    EXPECT_FLOAT_EQ(rho[1], 0.8f);
+    EXPECT_FLOAT_EQ(t[2], 1.f + 2.f * 0.25f); // cooled to 1, still above ignition: burns 0.25
+    EXPECT_FLOAT_EQ(rho[2], 0.4f + 0.4f * 0.25f);
+    EXPECT_FLOAT_EQ(fuel[2], 0.75f);
+    EXPECT_FLOAT_EQ(t[3], 0.4f); // cooled below ignition: does not burn
+    EXPECT_FLOAT_EQ(fuel[3], 1.f);
+    EXPECT_FLOAT_EQ(t[0], 0.f);
+}
+
 // The built-in fire scene: 1,000 steps on the CPU, every field finite; it burnt (smoke where
 // the emitter put none) and fuel is left near the emitter.
 TEST(Smoke, FireSceneRuns1000StepsFinite)

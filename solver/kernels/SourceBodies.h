@@ -32,22 +32,30 @@ struct Emit {
     }
 };
 
-/// Combustion: where the temperature exceeds `ignition`, b = min(fuel, dtRate) of the fuel burns
-/// and releases heat*b of temperature and smoke*b of density. fuel null: no fire (a no-op).
+/// Combustion: the gas first cools and its smoke thins (temperature times `keepHeat`, 1 -
+/// dt*cooling; density times `keepSmoke`, 1 - dt*dissipation), then where the temperature
+/// exceeds `ignition`, b = min(fuel, dtRate) of the fuel burns and releases heat*b of temperature
+/// and smoke*b of density. fuel null: no fire (a no-op).
 struct Burn {
     float* fuel = nullptr;
     float* temperature = nullptr;
     float* density = nullptr;
     float ignition = 0.f, dtRate = 0.f, heat = 0.f, smoke = 0.f;
+    float keepHeat = 1.f, keepSmoke = 1.f;
     __hostdev__ void operator()(uint64_t i) const
     {
         if (!fuel) return;
+        const float t = keepHeat == 1.f ? temperature[i] : temperature[i] * keepHeat;
+        const float d = keepSmoke == 1.f ? density[i] : density[i] * keepSmoke;
         const float f = fuel[i];
-        if (!(f > 0.f) || !(temperature[i] > ignition)) return;
+        if (!(f > 0.f) || !(t > ignition)) {
+            temperature[i] = t, density[i] = d;
+            return;
+        }
         const float b = f < dtRate ? f : dtRate;
         fuel[i] = f - b;
-        temperature[i] += heat * b;
-        density[i] += smoke * b;
+        temperature[i] = t + heat * b;
+        density[i] = d + smoke * b;
     }
 };
 

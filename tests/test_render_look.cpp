@@ -1,0 +1,217 @@
+// How the lit renderer looks, by image region (issue 14), on whatever Vulkan device is there
+// (lavapipe on CI) with the validation layer on: a ball of smoke is brighter on the side the sun
+// lights than on the side it shadows, and the ground under it is darker than beside it; an
+// obstacle is drawn as a lit surface; fire's flames are warm (red > green > blue); a colormap that
+// follows the field shows what a fixed one at the start-up range loses.
+#include "PngImage.h"
+#include "RunCommand.h"
+
+#include "GridGenerators.h"
+#include "OffscreenTarget.h"
+#include "VolumeRenderer.h"
+
+#include <glm/glm.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using namespace vbm::render;
+
+namespace {
+
+constexpr uint32_t W = 160, H = 120;
+
+/// Where a point (index space) lands in the image of `camera`: the renderer's own projection.
+glm::vec2 project(const OrbitCamera& cam, glm::vec3 p)
+{
+    const glm::vec3 target(cam.target[0], cam.target[1], cam.target[2]);
+    const glm::vec3 eye = target + cam.distance * glm::vec3(std::cos(cam.elevation) * std::cos(cam.azimuth),
+                                                           std::sin(cam.elevation),
+                                                           std::cos(cam.elevation) * std::sin(cam.azimuth));
+    const glm::vec3 f = glm::normalize(target - eye), r = glm::normalize(glm::cross(f, glm::vec3(0, 1, 0)));
+    const glm::vec3 u = glm::cross(r, f), d = p - eye;
+    const float t = std::tan(0.5f * cam.fovY), aspect = float(W) / float(H);
+    const float x = glm::dot(d, r) / glm::dot(d, f) / (t * aspect), y = glm::dot(d, u) / glm::dot(d, f) / t;
+    return {0.5f * (x + 1.f) * W, 0.5f * (1.f - y) * H};
+}
+
+double luminance(const CapturedImage& im, int x, int y)
+{
+    const uint32_t p = im.pixels[size_t(std::clamp(y, 0, int(H) - 1)) * W + size_t(std::clamp(x, 0, int(W) - 1))];
+    return 0.2126 * (p & 255) + 0.7152 * ((p >> 8) & 255) + 0.0722 * ((p >> 16) & 255);
+}
+
+/// Mean luminance of a square of side 2*half+1 pixels around c.
+double around(const CapturedImage& im, glm::vec2 c, int half)
+{
+    double s = 0;
+    for (int y = -half; y <= half; ++y)
+        for (int x = -half; x <= half; ++x)
+            s += luminance(im, int(c.x) + x, int(c.y) + y);
+    return s / ((2 * half + 1) * (2 * half + 1));
+}
+
+/// A ball of smoke of radius 10 at the origin, density `value` everywhere in it.
+struct SmokeBall {
+    vbm::HostGridHandle grid = vbm::makeSphereShell(5.5, 9.0); // radii 1 to 10: a solid ball
+    std::vector<float> field = std::vector<float>(grid.grid<nanovdb::ValueOnIndex>()->valueCount(), 1.f);
+};
+
+RenderSettings litLook()
+{
+    RenderSettings look;
+    look.mode = RenderMode::Density;
+    look.densityScale = 0.6f;
+    look.pixelsPerRay = 1;
+    look.lightResolution = 32;
+    return look;
+}
+
+CapturedImage draw(VolumeRenderer& r, OffscreenTarget& target, const OrbitCamera& cam, const RenderSettings& look)
+{
+    EXPECT_TRUE(r.draw(target, cam, look, true));
+    return target.capturedImage();
+}
+
+} // namespace
+
+// The sun from the camera's right: the ball's right half is brighter than its left; with the sun
+// from the left, the other way round (so it is the light, not the view, that makes the difference).
+TEST(RenderLook, TheLitSideOfTheSmokeIsBrighterThanItsShadowedSide)
+{
+    VulkanContext vk(true);
+    OffscreenTarget target(vk, W, H);
+    SmokeBall ball;
+    VolumeRenderer r(vk, ball.grid, W, H);
+    r.setField(ball.field.data(), FieldMemory::Host);
+    const OrbitCamera cam = OrbitCamera::framing(r.boxMin(), r.boxMax());
+    RenderSettings look = litLook();
+    look.ground = false;
+    const float rightOfCamera = cam.azimuth - float(M_PI / 2);
+    const glm::vec2 left = project(cam, glm::vec3(0) - 6.f * glm::vec3(std::cos(rightOfCamera), 0, std::sin(rightOfCamera)));
+    const glm::vec2 right = project(cam, glm::vec3(0) + 6.f * glm::vec3(std::cos(rightOfCamera), 0, std::sin(rightOfCamera)));
+    look.lightAzimuth = rightOfCamera, look.lightElevation = 0.2f;
+    const CapturedImage fromRight = draw(r, target, cam, look);
+    look.lightAzimuth = rightOfCamera + float(M_PI);
+    const CapturedImage fromLeft = draw(r, target, cam, look);
+    EXPECT_GT(around(fromRight, right, 2), around(fromRight, left, 2) + 25.0);
+    EXPECT_GT(around(fromLeft, left, 2), around(fromLeft, right, 2) + 25.0);
+    EXPECT_EQ(vk.validationErrors(), 0);
+}
+
+// The sun almost overhead: the ground straight under the ball lies in its shadow, darker than the
+// ground as far to the side; with the ground off the same pixels show the background instead.
+TEST(RenderLook, TheGroundIsVisibleAndDarkerUnderTheSmokeThanBesideIt)
+{
+    VulkanContext vk(true);
+    OffscreenTarget target(vk, W, H);
+    SmokeBall ball;
+    VolumeRenderer r(vk, ball.grid, W, H);
+    r.setField(ball.field.data(), FieldMemory::Host);
+    OrbitCamera cam = OrbitCamera::framing(r.boxMin(), r.boxMax());
+    cam.distance *= 2.f;
+    cam.target[1] = -10.f;
+    cam.elevation = 0.6f;
+    RenderSettings look = litLook();
+    look.groundHeight = -25.f;
+    look.lightElevation = 1.55f;
+    // Beneath: the shadow's centre, seen past the ball's front edge; beside: as far along the
+    // camera's right. A tile of the checkerboard is 2 voxels here, so each square spans several.
+    const float rightOfCamera = cam.azimuth - float(M_PI / 2);
+    const glm::vec3 side = glm::vec3(std::cos(rightOfCamera), 0, std::sin(rightOfCamera));
+    const glm::vec3 towardsCamera(std::cos(cam.azimuth), 0, std::sin(cam.azimuth));
+    const glm::vec3 beneath = glm::vec3(0, -25, 0) + 4.f * towardsCamera;
+    const CapturedImage withGround = draw(r, target, cam, look);
+    const double under = around(withGround, project(cam, beneath), 2);
+    const double beside = around(withGround, project(cam, beneath + 24.f * side), 2);
+    EXPECT_LT(under + 15.0, beside) << "under " << under << ", beside " << beside;
+    look.ground = false;
+    const CapturedImage without = draw(r, target, cam, look);
+    EXPECT_GT(std::abs(around(without, project(cam, beneath + 24.f * side), 2) - beside), 10.0)
+        << "the ground does not show";
+    EXPECT_EQ(vk.validationErrors(), 0);
+}
+
+// An obstacle ball beside the smoke is a surface: where it is, the picture differs from the same
+// view without it, and it is shaded by the sun (its sunward side brighter than the far side).
+TEST(RenderLook, AnObstacleIsDrawnAsALitSurface)
+{
+    VulkanContext vk(true);
+    OffscreenTarget target(vk, W, H);
+    SmokeBall ball;
+    std::vector<float> empty(ball.field.size(), 0.f);
+    VolumeRenderer r(vk, ball.grid, W, H);
+    r.setField(empty.data(), FieldMemory::Host);
+    const OrbitCamera cam = OrbitCamera::framing(r.boxMin(), r.boxMax());
+    RenderSettings look = litLook();
+    look.ground = false;
+    const float rightOfCamera = cam.azimuth - float(M_PI / 2);
+    const glm::vec3 side = glm::vec3(std::cos(rightOfCamera), 0, std::sin(rightOfCamera));
+    look.lightAzimuth = rightOfCamera, look.lightElevation = 0.1f;
+    const CapturedImage none = draw(r, target, cam, look);
+    look.obstacles = {{0.f, 0.f, 0.f, 8.f}};
+    const CapturedImage sphere = draw(r, target, cam, look);
+    const glm::vec2 centre = project(cam, glm::vec3(0));
+    EXPECT_GT(std::abs(around(sphere, centre, 2) - around(none, centre, 2)), 20.0);
+    EXPECT_GT(around(sphere, project(cam, 5.f * side), 1), around(sphere, project(cam, -5.f * side), 1) + 30.0);
+    EXPECT_NEAR(luminance(sphere, 2, 2), luminance(none, 2, 2), 1.0); // far from it, nothing changed
+    EXPECT_EQ(vk.validationErrors(), 0);
+}
+
+// The fire scene's flames: its brightest pixels are warm, red above green above blue.
+TEST(RenderLook, FirePixelsAreWarm)
+{
+    const fs::path png = fs::temp_directory_path() / ("vbm-look-fire-" + std::to_string(::getpid()) + ".png");
+    const CommandResult run = runCommand("VBM_VULKAN_VALIDATION=1 " + std::string(VBM_FLUID_PATH) +
+                                         " --headless --backend cpu --frames 60 --scene fire-small --size 160x120 "
+                                         "--screenshot " +
+                                         png.string());
+    ASSERT_EQ(run.code, 0) << run.out;
+    EXPECT_NE(run.out.find("Vulkan validation errors: 0"), std::string::npos) << run.out;
+    const Image im = readPng(png);
+    ASSERT_EQ(im.width, 160u);
+    // the pixels whose red is brightest: the flame
+    std::vector<std::array<int, 3>> px;
+    for (uint32_t y = 0; y < im.height; ++y)
+        for (uint32_t x = 0; x < im.width; ++x)
+            px.push_back({im.at(x, y)[0], im.at(x, y)[1], im.at(x, y)[2]});
+    std::sort(px.begin(), px.end(), [](const auto& a, const auto& b) { return a[0] - a[2] > b[0] - b[2]; });
+    double r = 0, g = 0, b = 0;
+    const size_t n = px.size() / 200; // the warmest half percent
+    for (size_t i = 0; i < n; ++i)
+        r += px[i][0], g += px[i][1], b += px[i][2];
+    r /= n, g /= n, b /= n;
+    EXPECT_GT(r, g + 10) << r << " " << g << " " << b;
+    EXPECT_GT(g, b + 10) << r << " " << g << " " << b;
+    EXPECT_GT(r, 150.0) << "the flames are dim";
+    fs::remove(png);
+}
+
+// heat-shell: the hot spot spreads and cools. A colormap fixed at the start-up range loses it
+// (its peak falls far below the top of the map); one that follows the field keeps the peak at
+// the map's bright end.
+TEST(RenderLook, AColormapThatFollowsTheFieldKeepsSpreadingHeatVisible)
+{
+    VulkanContext vk(true);
+    OffscreenTarget target(vk, W, H);
+    SmokeBall ball;
+    std::vector<float> warm(ball.field.size(), 0.f);
+    for (size_t i = 1; i < warm.size(); ++i)
+        warm[i] = 2.f + float(i % 7) * 0.1f; // a field spread out and cooled, far below 100
+    VolumeRenderer r(vk, ball.grid, W, H);
+    r.setField(warm.data(), FieldMemory::Host);
+    const OrbitCamera cam = OrbitCamera::framing(r.boxMin(), r.boxMax());
+    RenderSettings look;
+    look.mode = RenderMode::Emission;
+    look.ground = false;
+    look.rangeLo = 0.f, look.rangeHi = 100.f; // the start-up range
+    look.rangeFollowsField = false;
+    const CapturedImage fixed = draw(r, target, cam, look);
+    look.rangeFollowsField = true;
+    const CapturedImage follows = draw(r, target, cam, look);
+    const glm::vec2 centre = project(cam, glm::vec3(0));
+    EXPECT_GT(around(follows, centre, 3), around(fixed, centre, 3) + 40.0);
+    EXPECT_EQ(vk.validationErrors(), 0);
+}
