@@ -63,6 +63,8 @@ options:
   --light-cells N         cells of the light volume (shadows) along the box's longest side:
                           default 96 on a GPU, 32 on a CPU device; 0 turns shadows off
   --ray-step S            the ray march's step in voxels, 0.1 to 4 (default 0.5)
+  --density-scale X       smoke's extinction per unit density per voxel (default 1.5; fire
+                          0.5), or the colormap look's opacity (default 0.25)
   --slice AXIS[:POS]      also show the field on a plane: x, y or z, at index POS
                           (default: the middle of the grid), for example --slice z:64
   --overlay blocks        colour every active voxel by its VBM block instead of the field,
@@ -204,6 +206,12 @@ const std::pair<const char*, FlagReader> Flags[] = {
              throw UsageError(what);
          }
          o.rayStep = s;
+     }},
+    {"--density-scale",
+     [](ArgReader& r, Options& o) {
+         const double s = r.real();
+         if (!(s > 0) || s > 1000) throw UsageError("--density-scale takes a positive number up to 1000");
+         o.densityScale = s;
      }},
     {"--ground", [](ArgReader& r, Options& o) { o.ground = r.choice({"on", "off"}) == "on"; }},
     {"--slice", readSlice},

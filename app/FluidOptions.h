@@ -36,6 +36,7 @@ struct Options {
     bool ground = true;                  ///< --ground off: no ground plane
     std::optional<uint32_t> lightCells;  ///< --light-cells N: the light volume's cells along the box's longest side
     std::optional<double> rayStep;       ///< --ray-step S: the ray march's step in voxels
+    std::optional<double> densityScale;  ///< --density-scale X: extinction per unit density per voxel
     int sliceAxis = -1;                  ///< --slice AXIS[:POS]: 0, 1, 2 or -1 for none
     std::optional<double> slicePosition; ///< unset: the middle of the grid
     std::string timings;                 ///< .csv or .json

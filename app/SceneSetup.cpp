@@ -62,7 +62,7 @@ render::RenderSettings defaultLook(const Scene& scene, const Solver& solver, con
     if (scene.kind == SimulationKind::Smoke) {
         look.mode = isFire(scene.params) ? render::RenderMode::Fire : render::RenderMode::Density;
         if (isFire(scene.params)) look.albedo = 0.6f; // soot: darker than the white smoke of a plume
-        look.densityScale = 0.5f;
+        look.densityScale = isFire(scene.params) ? 0.5f : 1.5f; // denser smoke shows more of its own shadow
         look.rangeLo = 0.f, look.rangeHi = float(std::max(scene.params.emitDensity, 1e-3));
     } else {
         // the initial range is the fixed one, should the user turn following the field off
@@ -100,6 +100,7 @@ render::RenderSettings startingLook(const Scene& scene, const Solver& solver, co
     look.ground = o.ground;
     if (o.lightCells) look.lightResolution = *o.lightCells;
     if (o.rayStep) look.stepVoxels = float(*o.rayStep);
+    if (o.densityScale) look.densityScale = float(*o.densityScale);
 
 
     if (o.sliceAxis >= 0) {
