@@ -60,9 +60,10 @@ render::RenderSettings defaultLook(const Scene& scene, const Solver& solver, con
 {
     render::RenderSettings look;
     if (scene.kind == SimulationKind::Smoke) {
-        look.mode = isFire(scene.params) ? render::RenderMode::Fire : render::RenderMode::Density;
-        if (isFire(scene.params)) look.albedo = 0.6f; // soot: darker than the white smoke of a plume
-        look.densityScale = isFire(scene.params) ? 0.5f : 1.5f; // denser smoke shows more of its own shadow
+        const bool fire = isFire(scene.params);
+        look.mode = fire ? render::RenderMode::Fire : render::RenderMode::Density;
+        if (fire) look.albedo = 0.6f;             // soot: darker than the white smoke of a plume
+        look.densityScale = fire ? 0.5f : 1.5f; // denser smoke shows more of its own shadow
         look.rangeLo = 0.f, look.rangeHi = float(std::max(scene.params.emitDensity, 1e-3));
     } else {
         // the initial range is the fixed one, should the user turn following the field off
@@ -101,8 +102,6 @@ render::RenderSettings startingLook(const Scene& scene, const Solver& solver, co
     if (o.lightCells) look.lightResolution = *o.lightCells;
     if (o.rayStep) look.stepVoxels = float(*o.rayStep);
     if (o.densityScale) look.densityScale = float(*o.densityScale);
-
-
     if (o.sliceAxis >= 0) {
         const int a = o.sliceAxis;
         look.sliceAxis = a;

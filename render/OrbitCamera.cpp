@@ -16,4 +16,20 @@ OrbitCamera OrbitCamera::framing(const float lo[3], const float hi[3])
     return c;
 }
 
+glm::vec3 directionOf(float azimuth, float elevation)
+{
+    return {std::cos(elevation) * std::cos(azimuth), std::sin(elevation), std::cos(elevation) * std::sin(azimuth)};
+}
+
+CameraBasis OrbitCamera::basis() const
+{
+    CameraBasis b;
+    const glm::vec3 at(target[0], target[1], target[2]);
+    b.eye = at + distance * directionOf(azimuth, elevation);
+    b.forward = glm::normalize(at - b.eye);
+    b.right = glm::normalize(glm::cross(b.forward, glm::vec3(0, 1, 0)));
+    b.up = glm::cross(b.right, b.forward);
+    return b;
+}
+
 } // namespace vbm::render

@@ -202,11 +202,11 @@ void VolumeRenderer::fitLightVolume(uint32_t resolution)
 void VolumeRenderer::writeDescriptors()
 {
     if (!mImage.buffer) return; // resize() writes them once the images exist
-    const VkDeviceSize channel0 = channelOffset(1);
+    const VkDeviceSize channelBytes = channelOffset(1); // one channel, padded to its alignment
     const VkDeviceSize second = mChannels > 1 ? channelOffset(1) : 0;
     const Buffer& rays = mPixelsPerRay > 1 ? mRays : mImage;
     const VkDescriptorBufferInfo infos[BindingCount] = {
-        {mGrid.buffer, 0, VK_WHOLE_SIZE},        {mField.buffer, 0, channel0},   {mField.buffer, second, channel0},
+        {mGrid.buffer, 0, VK_WHOLE_SIZE},        {mField.buffer, 0, channelBytes},   {mField.buffer, second, channelBytes},
         {rays.buffer, 0, VK_WHOLE_SIZE},         {mImage.buffer, 0, VK_WHOLE_SIZE}, {mCoarse.buffer, 0, VK_WHOLE_SIZE},
         {mLight.buffer, 0, VK_WHOLE_SIZE},       {mRange.buffer, 0, VK_WHOLE_SIZE}, {mParams.buffer, 0, VK_WHOLE_SIZE}};
     VkWriteDescriptorSet writes[BindingCount] = {};
@@ -256,16 +256,9 @@ FieldSync VolumeRenderer::nextFieldSync()
 
 RenderParams VolumeRenderer::frameParams(const OrbitCamera& cam, const RenderSettings& s) const
 {
-    const glm::vec3 target(cam.target[0], cam.target[1], cam.target[2]);
-    const glm::vec3 offset(std::cos(cam.elevation) * std::cos(cam.azimuth), std::sin(cam.elevation),
-                           std::cos(cam.elevation) * std::sin(cam.azimuth));
-    const glm::vec3 eye = target + cam.distance * offset;
-    const glm::vec3 forward = glm::normalize(target - eye);
-    const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0, 1, 0)));
-    const glm::vec3 up = glm::cross(right, forward);
+    const auto [eye, forward, right, up] = cam.basis();
     const float tanHalf = std::tan(0.5f * cam.fovY), aspect = float(mWidth) / float(mHeight);
-    const glm::vec3 sun(std::cos(s.lightElevation) * std::cos(s.lightAzimuth), std::sin(s.lightElevation),
-                        std::cos(s.lightElevation) * std::sin(s.lightAzimuth));
+    const glm::vec3 sun = directionOf(s.lightAzimuth, s.lightElevation);
     const bool lit = s.mode == RenderMode::Density || s.mode == RenderMode::Fire;
     RenderParams p{};
     p.eye = {eye.x, eye.y, eye.z, s.slicePosition};

@@ -26,7 +26,6 @@ void main()
     pnanovdb_readaccessor_t acc = gridAccessor();
     const int stride = max(n / 4, 1);
     float sum = 0.0, largest = 0.0;
-    int samples = 0;
     for (int k = 0; k < n; ++k)
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i) {
@@ -37,12 +36,11 @@ void main()
                     continue;
                 }
                 largest = max(largest, visible(index));
-                if (i % stride == 0 && j % stride == 0 && k % stride == 0) {
-                    if (index != 0u) sum += max(field0[index], 0.0);
-                }
+                if (index != 0u && i % stride == 0 && j % stride == 0 && k % stride == 0)
+                    sum += max(field0[index], 0.0);
             }
     const int perAxis = (n + stride - 1) / stride;
-    samples = perAxis * perAxis * perAxis;
+    const int samples = perAxis * perAxis * perAxis;
     float extinction = sum / float(samples) * params.boxMax.w;
     const vec3 centre = vec3(lo) + 0.5 * float(n);
     for (uint k = 0u; k < params.counts.x; ++k)
