@@ -17,6 +17,20 @@ DenseBox denseBoxFor(uint64_t voxels)
     return b;
 }
 
+std::vector<float> withHalo(const std::vector<float>& in, const DenseBox& box, int C)
+{
+    const size_t px = size_t(box.nx) + 2, pz = size_t(box.nz) + 2;
+    std::vector<float> out(px * px * pz * C);
+    for (size_t v = 0; v < px * px * pz; ++v)
+        std::copy(in.begin(), in.begin() + C, out.begin() + v * C);
+    for (int z = 0; z < box.nz; ++z)
+        for (int y = 0; y < box.nx; ++y) {
+            const auto src = in.begin() + C + ((size_t(z) * box.nx + y) * box.nx) * C;
+            std::copy(src, src + size_t(box.nx) * C, out.begin() + (((z + 1) * px + y + 1) * px + 1) * C);
+        }
+    return out;
+}
+
 GridOnDevice::GridOnDevice(const BenchGrid& grid, const std::vector<int>& log2Widths)
     : source(grid), host(grid.handle.grid<nanovdb::ValueOnIndex>()), voxels(host->activeVoxelCount()),
       leafCount(host->tree().nodeCount(0)), device(grid.handle)

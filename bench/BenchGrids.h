@@ -21,6 +21,9 @@ struct DenseBox {
     uint64_t voxels = 0;
 };
 DenseBox denseBoxFor(uint64_t activeVoxels);
+/// The dense floor's input with its one-voxel halo: `in` holds the background's C values, then
+/// the box's voxels (x fastest); the result is (nx+2)^2 * (nz+2) voxels, the halo the background.
+std::vector<float> withHalo(const std::vector<float>& in, const DenseBox& box, int C);
 
 /// One grid on the device with its VBM metadata at each width in `log2Widths` (built on the
 /// host, copied over). Not copyable: the kernels' problems point into it.

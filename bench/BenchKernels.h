@@ -58,11 +58,12 @@ struct SparseProblem {
 };
 
 /// A dense block of nx*ny*nz voxels with C interleaved channels (x fastest), the regular-layout
-/// floor: the same consumer over 7 or 27 neighbours; outside the box reads `background` (C values).
+/// floor: the same consumer over 7 or 27 neighbours. The input carries a one-voxel halo holding
+/// the background (what a dense solver's ghost cells hold), so no load tests bounds: it is
+/// (nx+2)*(ny+2)*(nz+2) voxels and `in` points at voxel (0, 0, 0) inside it. `out` has no halo.
 struct DenseProblem {
     const float* in = nullptr;
     float* out = nullptr;
-    const float* background = nullptr;
     int nx = 0, ny = 0, nz = 0;
     int channels = 1;
 };

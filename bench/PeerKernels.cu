@@ -67,9 +67,67 @@ __device__ inline void loadChannels(const float* __restrict__ src, float (&v)[C]
     }
 }
 
-// Each thread owns column (x, y) over z in [z0, z0 + zChunk) and slides along z, all C
-// channels at once: the cross keeps the centre column's z-1 and z; the box keeps the 3x3
-// plane sums of z-1 and z, so each step loads one new plane of the stencil.
+// The stencil along a column from z0 to z1, each step loading one new plane: the cross keeps
+// the centre column's z-1 and z, the box the 3x3 plane sums of z-1 and z. `at(di, dj, dk, v)`
+// loads the channels of the neighbour (di, dj, dk) of the column's voxel at z = dk.
+template <int C, bool Box, typename At>
+__device__ inline void marchColumn(float* __restrict__ dst, size_t dstStrideZ, int z0, int z1, At&& at)
+{
+    const auto addTo = [](float(&acc)[C], const float(&v)[C]) {
+#pragma unroll
+        for (int ch = 0; ch < C; ++ch)
+            acc[ch] += v[ch];
+    };
+    const auto plane = [&](int k, float(&s)[C]) {
+#pragma unroll
+        for (int ch = 0; ch < C; ++ch)
+            s[ch] = 0.f;
+        float v[C];
+#pragma unroll
+        for (int dj = -1; dj <= 1; ++dj)
+#pragma unroll
+            for (int di = -1; di <= 1; ++di) {
+                at(di, dj, k, v);
+                addTo(s, v);
+            }
+    };
+    float prev[C], cur[C], next[C], v[C];
+    if constexpr (Box)
+        plane(z0 - 1, prev), plane(z0, cur);
+    else
+        at(0, 0, z0 - 1, prev), at(0, 0, z0, cur);
+#pragma unroll 4
+    for (int z = z0; z < z1; ++z) {
+        float acc[C];
+        if constexpr (Box) {
+            plane(z + 1, next);
+#pragma unroll
+            for (int ch = 0; ch < C; ++ch)
+                acc[ch] = prev[ch] + cur[ch] + next[ch];
+        } else {
+            at(0, 0, z + 1, next);
+#pragma unroll
+            for (int ch = 0; ch < C; ++ch)
+                acc[ch] = cur[ch];
+            at(-1, 0, z, v), addTo(acc, v);
+            at(1, 0, z, v), addTo(acc, v);
+            at(0, -1, z, v), addTo(acc, v);
+            at(0, 1, z, v), addTo(acc, v);
+            addTo(acc, prev), addTo(acc, next);
+        }
+#pragma unroll
+        for (int ch = 0; ch < C; ++ch)
+            dst[ch] = acc[ch];
+        dst += dstStrideZ;
+#pragma unroll
+        for (int ch = 0; ch < C; ++ch)
+            prev[ch] = cur[ch], cur[ch] = next[ch];
+    }
+}
+
+// Each thread owns column (x, y) over z in [z0, z0 + zChunk) and marches along z, all C
+// channels at once, from one base pointer at constant strides: the halo makes every
+// neighbour a plain load.
 template <int C, bool Box>
 __global__ void __launch_bounds__(DenseBlockX* DenseBlockY) denseConsumer(DenseProblem p, int zChunk)
 {
@@ -78,61 +136,17 @@ __global__ void __launch_bounds__(DenseBlockX* DenseBlockY) denseConsumer(DenseP
     const int z0 = blockIdx.z * zChunk;
     if (x >= p.nx || y >= p.ny || z0 >= p.nz) return;
     const int z1 = min(p.nz, z0 + zChunk);
-    // channels of voxel (i, j, k), the background outside the box
-    const auto load = [&](int i, int j, int k, float(&v)[C]) {
-        const bool inside = i >= 0 && j >= 0 && k >= 0 && i < p.nx && j < p.ny && k < p.nz;
-        loadChannels<C>(inside ? p.in + ((size_t(k) * p.ny + j) * p.nx + i) * C : p.background, v);
-    };
-    const auto addTo = [](float(&acc)[C], const float(&v)[C]) {
-        for (int ch = 0; ch < C; ++ch)
-            acc[ch] += v[ch];
-    };
-    const auto plane = [&](int k, float(&s)[C]) {
-        for (int ch = 0; ch < C; ++ch)
-            s[ch] = 0.f;
-        float v[C];
-        for (int dj = -1; dj <= 1; ++dj)
-            for (int di = -1; di <= 1; ++di) {
-                load(x + di, y + dj, k, v);
-                addTo(s, v);
-            }
-    };
-    float prev[C], cur[C], next[C], v[C];
-    if constexpr (Box)
-        plane(z0 - 1, prev), plane(z0, cur);
-    else
-        load(x, y, z0 - 1, prev), load(x, y, z0, cur);
-    for (int z = z0; z < z1; ++z) {
-        float acc[C];
-        if constexpr (Box) {
-            plane(z + 1, next);
-            for (int ch = 0; ch < C; ++ch)
-                acc[ch] = prev[ch] + cur[ch] + next[ch];
-        } else {
-            load(x, y, z + 1, next);
-            for (int ch = 0; ch < C; ++ch)
-                acc[ch] = cur[ch];
-            load(x - 1, y, z, v), addTo(acc, v);
-            load(x + 1, y, z, v), addTo(acc, v);
-            load(x, y - 1, z, v), addTo(acc, v);
-            load(x, y + 1, z, v), addTo(acc, v);
-            addTo(acc, prev), addTo(acc, next);
-        }
-        float* dst = p.out + ((size_t(z) * p.ny + y) * p.nx + x) * C;
-        for (int ch = 0; ch < C; ++ch)
-            dst[ch] = acc[ch];
-        for (int ch = 0; ch < C; ++ch)
-            prev[ch] = cur[ch], cur[ch] = next[ch];
-    }
+    const ptrdiff_t iy = ptrdiff_t(p.nx + 2) * C, iz = iy * (p.ny + 2);
+    const float* __restrict__ c = p.in + ptrdiff_t(y) * iy + ptrdiff_t(x) * C;
+    float* dst = p.out + ((size_t(z0) * p.ny + y) * p.nx + x) * C;
+    marchColumn<C, Box>(dst, size_t(p.nx) * p.ny * C, z0, z1, [&](int di, int dj, int k, float(&v)[C]) {
+        loadChannels<C>(c + ptrdiff_t(k) * iz + ptrdiff_t(dj) * iy + di * C, v);
+    });
 }
 
-// Enough z chunks for about four full waves of threads (132 SMs x 2048 x 4), never fewer than 4 planes each.
-int denseZChunk(const DenseProblem& p)
-{
-    const double columns = double(p.nx) * p.ny;
-    const int chunks = std::max(1, int(1.1e6 / columns));
-    return std::max(4, (p.nz + chunks - 1) / chunks);
-}
+// 16 planes per thread (the z-march's reuse pays from there on; more leaves too few blocks
+// on small boxes), never fewer than 4 when the box is short.
+int denseZChunk(const DenseProblem& p) { return std::max(4, std::min(16, p.nz)); }
 
 template <int L>
 __global__ void __launch_bounds__(1 << L) ourDecode(SparseProblem p, uint32_t* leafIndex, uint16_t* voxelOffset)

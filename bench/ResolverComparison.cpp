@@ -39,7 +39,7 @@ struct ChannelData {
     ChannelData(const GridOnDevice& g, int C)
         : channels(C), box(denseBoxFor(g.voxels)), sidecarHost(vbm::randomSidecar(g.lastOffset + 1, C, 1234 + C)),
           sidecar(sidecarHost), out((g.lastOffset + 1) * C), denseHost(vbm::randomSidecar(box.voxels + 1, C, 777 + C)),
-          denseIn(denseHost), denseOut(box.voxels * C)
+          denseIn(withHalo(denseHost, box, C)), denseOut(box.voxels * C)
     {
     }
     int channels;
@@ -58,11 +58,11 @@ struct ChannelData {
         p.channels = channels;
         return p;
     }
-    /// The dense box; its background (index 0) is the input's first C values.
+    /// The dense box over its halo'd input (voxel (0, 0, 0) is one voxel in on every axis).
     DenseProblem dense()
     {
-        return DenseProblem{
-            denseIn.data() + channels, denseOut.data(), denseIn.data(), box.nx, box.nx, box.nz, channels};
+        const size_t first = ((size_t(box.nx) + 2) * (box.nx + 2) + (box.nx + 2) + 1) * channels;
+        return DenseProblem{denseIn.data() + first, denseOut.data(), box.nx, box.nx, box.nz, channels};
     }
 };
 

@@ -85,15 +85,17 @@ public:
             throw std::runtime_error("rebuild: the active set would hold " + std::to_string(grid.activeVoxels()) +
                                      " voxels, over the 2^31-voxel limit");
         // the new fields are made while the old ones still exist
-        mRun.exec().ensureRoom(grid.valueCount() * 5 / 4 * (sizeof(uint64_t) + mFields.bytesPerValue()),
-                               ("rebuild: the new active set of " + std::to_string(grid.activeVoxels()) + " voxels")
-                                   .c_str());
+        mRun.exec().ensureRoom(
+            grid.valueCount() * 5 / 4 * (sizeof(uint64_t) + mFields.bytesPerValue()),
+            ("rebuild: the new active set of " + std::to_string(grid.activeVoxels()) + " voxels").c_str());
         timer.time(Phase::RebuildRemap, [&] { remap(grid); });
         timer.time(Phase::RebuildVbm, [&] { mDomain.adopt(std::move(grid)); });
         timer.time(Phase::RebuildRemap, [&] {
             const uint64_t n = mDomain.valueCount();
             exec.elements(n, ZeroAirCells{mDomain.air(), f[Channel::Pressure]});
-            mRun.voxels(mDomain.fine(), MarkEmitters{mDomain.fine().grid(), mRegion.view(), f[Channel::Emitter]});
+            // marked as floats in a free slot, then packed a word at a time (no two threads share a word)
+            mRun.voxels(mDomain.fine(), MarkEmitters{mDomain.fine().grid(), mRegion.view(), f[Temp::EmitterMarks]});
+            exec.elements(n / 32 + 2, PackFlags{f[Temp::EmitterMarks], f.emitter(), n});
         });
         if (mDomain.wantsMultigrid())
             timer.time(Phase::RebuildHierarchy, [&] {

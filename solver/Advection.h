@@ -8,7 +8,9 @@
 // beside the forward result; the face velocities are dead between SmokeSources (which made the
 // centres from them) and Projection (which makes them again), so density's, temperature's and
 // (fire) fuel's corrections go there at no memory cost, where the velocity's would cost 12 B
-// per voxel. Fire scenes carry fuel too (its forward result in its own slot).
+// per voxel. Fire scenes carry fuel too (its forward result in its own slot). The w output
+// goes into the face channel W too, which nothing else writes during advection (but fire's
+// MacCormack, which corrects fuel there: fire scenes keep a slot for it), one array fewer.
 #pragma once
 
 #include "Domain.h"
@@ -69,13 +71,14 @@ private:
         constexpr bool Fuel = N > AdvectedChannels;
         Fields<Exec>& f = mFields;
         float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
-        Advect<N> a{cu,
-                    cv,
-                    cw,
-                    dtOverH,
-                    {f[Channel::Density], f[Channel::Temperature], cu, cv, cw},
-                    {f[Temp::AdvectedDensity], f[Temp::AdvectedTemperature], f[Temp::AdvectedU], f[Temp::AdvectedV],
-                     f[Temp::AdvectedW]}};
+        float* outW = Fuel ? f[Temp::AdvectedW] : f[Channel::W];
+        Advect<N> a{
+            cu,
+            cv,
+            cw,
+            dtOverH,
+            {f[Channel::Density], f[Channel::Temperature], cu, cv, cw},
+            {f[Temp::AdvectedDensity], f[Temp::AdvectedTemperature], f[Temp::AdvectedU], f[Temp::AdvectedV], outW}};
         if constexpr (Fuel) a.in[N - 1] = f[Channel::Fuel], a.out[N - 1] = f[Temp::AdvectedFuel];
         mRun.box(mDomain.fine(), a);
         if (macCormack) {
@@ -101,7 +104,10 @@ private:
         }
         f.swap(Temp::CentreU, Temp::AdvectedU);
         f.swap(Temp::CentreV, Temp::AdvectedV);
-        f.swap(Temp::CentreW, Temp::AdvectedW);
+        if constexpr (Fuel)
+            f.swap(Temp::CentreW, Temp::AdvectedW);
+        else
+            f.swap(Channel::W, Temp::CentreW);
     }
 
     StencilRunner<Exec>& mRun;

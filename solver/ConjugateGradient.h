@@ -37,12 +37,15 @@ struct CgProblem {
     bool multigrid = false; ///< precondition by the V-cycle (when the Domain has levels), else Jacobi
 };
 
-/// The solve's vectors (Fields' temporaries). sweep and residual: the V-cycle's fine-level
-/// arrays (null without multigrid); sweep may be q's array (UpdateSolution reads q[i] first).
+/// The solve's vectors (Fields' temporaries). sweep, residual and coarse: the V-cycle's
+/// fine-level arrays and the coarse levels' scratch (null without multigrid); sweep may be q's
+/// array (UpdateSolution reads q[i] first), residual b's (b is read only at the start, by
+/// start()), and none of them may be another vector's.
 struct CgWorkspace {
     float *r, *z, *dOld, *d, *q;
     float* sweep = nullptr;
     float* residual = nullptr;
+    float* coarse = nullptr;
 };
 
 template <class Exec>
@@ -135,6 +138,7 @@ private:
                 address(p.fixed),
                 address(s.w.sweep),
                 address(s.w.residual),
+                address(s.w.coarse),
                 address(s.state),
                 uint64_t(half)};
     }
@@ -167,7 +171,7 @@ private:
     {
         mExec.replay(graphKey(s, 2), [&] {
             if (s.multigrid)
-                mMultigrid.precondition(s.w.z, s.w.r, s.w.sweep, s.w.residual, s.state, true);
+                mMultigrid.precondition(s.w.z, s.w.r, s.w.sweep, s.w.residual, s.w.coarse, s.state, true);
             else
                 precondition(s);
         });
@@ -176,7 +180,7 @@ private:
     void precondition(Solve& s)
     {
         if (s.multigrid) {
-            mMultigrid.precondition(s.w.z, s.w.r, s.w.sweep, s.w.residual, s.state, false);
+            mMultigrid.precondition(s.w.z, s.w.r, s.w.sweep, s.w.residual, s.w.coarse, s.state, false);
         } else {
             const uint64_t n = mDomain.valueCount();
             mExec.elements(n, JacobiApply{s.w.r, mDomain.diag(), s.w.z, s.p.shift, s.p.scale});

@@ -80,9 +80,10 @@ public:
         size_t freeBytes = 0, total = 0;
         cuda::checkCuda(cudaMemGetInfo(&freeBytes, &total), "cudaMemGetInfo");
         if (bytes > freeBytes)
-            throw std::runtime_error(std::string(what) + " needs " + std::to_string(bytes >> 20) + " MiB of device memory, " +
-                                     std::to_string(freeBytes >> 20) + " MiB are free (of " +
-                                     std::to_string(total >> 20) + "): use a smaller scene or a larger threshold");
+            throw std::runtime_error(std::string(what) + " needs " + std::to_string(bytes >> 20) +
+                                     " MiB of device memory, " + std::to_string(freeBytes >> 20) +
+                                     " MiB are free (of " + std::to_string(total >> 20) +
+                                     "): use a smaller scene or a larger threshold");
     }
     void reserve(uint64_t n)
     {
@@ -91,6 +92,8 @@ public:
     }
     /// While *flag != 0, launches do nothing (null: they always run).
     void skipWhen(const double* flag) { mSkip = flag; }
+    /// Device bytes the executor keeps for itself (the reductions' partial sums: 1/16 B per value).
+    uint64_t scratchBytes() const { return mPartial.size() * sizeof(double); }
 
     template <int L, Resolver R, typename Body>
     void stencil(const VbmView& v, const Body& body)

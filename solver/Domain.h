@@ -48,7 +48,7 @@ public:
         mHierarchy = {}; // the old levels go first, not after the new ones are built
         mFine = std::move(grid);
         exec.reserve(mFine.valueCount());
-        mDiag = Exec::template allocate<float>(mFine.valueCount());
+        mDiag = Exec::template allocate<uint8_t>(mFine.valueCount());
         mRun.template cross<CountNeighbours>(mFine, mDiag.data());
         if (mRegion) {
             mAir = Exec::template allocate<float>(mFine.valueCount());
@@ -62,17 +62,20 @@ public:
     /// Length of a field: last active value index + 1 (index 0 is the background).
     uint64_t valueCount() const { return mFine.valueCount(); }
     uint64_t activeVoxels() const { return mFine.activeVoxels(); }
-    /// Active neighbours of each voxel (the diagonal of -L).
-    const float* diag() const { return mDiag.data(); }
+    /// Active neighbours of each voxel (the diagonal of -L), 0..6.
+    const uint8_t* diag() const { return mDiag.data(); }
     /// The air cells' open faces (kernels/ActiveSetBodies.h); null in fixed-topology scenes.
     const float* air() const { return mRegion ? mAir.data() : nullptr; }
     /// The coarse levels (levels()[k - 1] is level k); empty without multigrid.
     std::vector<CoarseLevel<Exec>>& levels() { return mHierarchy.levels(); }
     bool hasMultigrid() const { return !mHierarchy.empty(); }
+    /// Where the coarse levels' V-cycle arrays go: `given`, a fine-level temporary (valueCount()
+    /// floats at least), or where they do not fit, an array of the hierarchy's own.
+    float* multigridScratch(float* given) { return mHierarchy.scratch(given, valueCount()); }
 
     /// Bytes of the grid and its VBMs, of the diagonal, and of the coarse levels' arrays.
     uint64_t gridAndVbmBytes() const { return mFine.gridBytes() + mFine.metaBytes(); }
-    uint64_t diagBytes() const { return (mRegion ? 2 : 1) * mFine.valueCount() * sizeof(float); }
+    uint64_t diagBytes() const { return mFine.valueCount() * (sizeof(uint8_t) + (mRegion ? sizeof(float) : 0)); }
     uint64_t levelArrayBytes() const { return mHierarchy.arrayBytes(); }
 
 private:
@@ -80,7 +83,7 @@ private:
     bool mMultigrid;
     const RegionView* mRegion;
     ExecGrid<Exec> mFine;
-    Array<float> mDiag;
+    Array<uint8_t> mDiag;
     Array<float> mAir;                   ///< adaptive scenes only
     MultigridHierarchy<Exec> mHierarchy; ///< empty without multigrid
 };

@@ -71,20 +71,28 @@ enum class Temp : uint8_t {
     CgDirectionOld,
     CgDirection, ///< the direction ping-pongs between these two
     CgProduct,   ///< A d
-    // the multigrid preconditioner, on the fine level
-    MultigridSweep,
-    MultigridResidual,
+    // the multigrid preconditioner
+    MultigridSweep,    ///< the fine level's sweep
+    MultigridResidual, ///< the fine level's residual
+    MultigridCoarse,   ///< every coarse level's x, sweep and right-hand side (MultigridHierarchy::scratchFloats)
+    // adaptive scenes' rebuild
+    EmitterMarks, ///< MarkEmitters' 0/1 per voxel, before they are packed into the emitter's bits
     // fire
     AdvectedFuel, ///< advection's fuel output (its own slot: fire scenes only)
 };
 
 /// The array (slot) each temporary lives in. Names on one slot are never live at once:
-/// - slots 0-4 are advection's outputs; before advection they hold vorticity (0-3), after it the
-///   pressure solve's right-hand side (0, the old density once swapped) and CG's r, z and its two
-///   directions (1-4); heat uses them for its output and its CG;
-/// - slots 5-7 hold the centred velocity from the sources until the faces are made from it;
-///   then 5 is CG's A d, shared with the V-cycle's first sweep (UpdateSolution reads q[i]
-///   before it writes the sweep there), and 6 the V-cycle's residual; heat's unknowns use 6;
+/// - slots 0-3 are advection's density, temperature, u and v outputs; before advection they hold
+///   vorticity, after it the pressure solve's right-hand side (0) and CG's r, z and old direction
+///   (1-3); heat uses them for its output and its CG. Advection's w output is the face channel
+///   W (dead from the sources to the faces), but in fire scenes, whose MacCormack writes fuel's
+///   correction there: slot 7;
+/// - slots 4-6 hold the centred velocity from the sources until the faces are made from it;
+///   then 4 is CG's direction, 5 its A d, shared with the V-cycle's first sweep (UpdateSolution
+///   reads q[i] before it writes the sweep there), and 6 the coarse levels' arrays; heat's
+///   unknowns use 6;
+/// - the right-hand side is dead once CG has made r from it: the V-cycle's fine residual uses 0;
+/// - a rebuild, before any step's temporaries exist, marks the emitters in 0;
 /// - slot 8 (fire scenes) holds advection's fuel output.
 constexpr int slotOf(Temp t)
 {
@@ -94,6 +102,8 @@ constexpr int slotOf(Temp t)
     case Temp::AdvectedDensity:
     case Temp::PressureRhs:
     case Temp::DivergenceCheck:
+    case Temp::MultigridResidual:
+    case Temp::EmitterMarks:
         return 0;
     case Temp::VorticityY:
     case Temp::AdvectedTemperature:
@@ -107,28 +117,28 @@ constexpr int slotOf(Temp t)
     case Temp::AdvectedV:
     case Temp::CgDirectionOld:
         return 3;
-    case Temp::AdvectedW:
+    case Temp::CentreU:
     case Temp::CgDirection:
         return 4;
-    case Temp::CentreU:
+    case Temp::CentreV:
     case Temp::CgProduct:
     case Temp::MultigridSweep:
         return 5;
-    case Temp::CentreV:
-    case Temp::HeatSolution:
-    case Temp::MultigridResidual:
-        return 6;
     case Temp::CentreW:
+    case Temp::HeatSolution:
+    case Temp::MultigridCoarse:
+        return 6;
+    case Temp::AdvectedW:
         return 7;
     case Temp::AdvectedFuel:
         return 8;
     }
     return -1;
 }
-/// Workspace slots a simulation of `kind` allocates (a fire scene one more: slot 8).
+/// Workspace slots a simulation of `kind` allocates (a fire scene two more: 7 and 8).
 constexpr int slotCount(SimulationKind kind, bool fire = false)
 {
-    return kind == SimulationKind::Heat ? 7 : fire ? 9 : 8;
+    return kind == SimulationKind::Heat ? 7 : fire ? 9 : 7;
 }
 
 template <class Exec>
@@ -155,7 +165,11 @@ public:
             make(Channel::Fixed, scene.fixed);
         } else {
             make(Channel::Density, scene.density);
-            make(Channel::Emitter, scene.emitter);
+            if (!scene.emitter.empty() && scene.emitter.size() != valueCount)
+                throw std::invalid_argument("scene field has the wrong size");
+            mEmitter = Exec::template allocate<uint32_t>(flagWords(valueCount));
+            Exec::upload(mEmitter, packNonzero(scene.emitter, flagWords(valueCount)));
+            mChannelBytes += flagWords(valueCount) * sizeof(uint32_t);
             make(Channel::U, scene.u), make(Channel::V, scene.v), make(Channel::W, scene.w);
             make(Channel::Pressure, scene.pressure);
             if (isFire(scene.params)) make(Channel::Fuel, {});
@@ -176,10 +190,10 @@ public:
     }
 
     /// The fields on a new topology of `count` value indices (a rebuild): every channel copied
-    /// through `oldIndex` (retained voxels keep their bits, new ones take 0: zero density,
-    /// temperature and pressure, the scene's wind for velocity), the workspace made anew. Arrays are allocated with
-    /// a quarter more room than needed and kept while the count fits (and is above half of
-    /// them), so a settled active count stops reallocating.
+    /// through `oldIndex` (the emitter's bits only made room for: the rebuild marks them anew) (retained voxels keep
+    /// their bits, new ones take 0: zero density, temperature and pressure, the scene's wind for velocity), the
+    /// workspace made anew. Arrays are allocated with a quarter more room than needed and kept while the count fits
+    /// (and is above half of them), so a settled active count stops reallocating.
     void remap(Exec& exec, const uint64_t* oldIndex, uint64_t count)
     {
         if (count > mCapacity || count < mCapacity / 2) mCapacity = count + count / 4;
@@ -191,16 +205,34 @@ public:
             exec.synchronize(); // the old array may go
             a = std::move(moved);
         }
+        if (mEmitter.size() != 0) {
+            mEmitter = Array<uint32_t>();
+            mEmitter = Exec::template allocate<uint32_t>(flagWords(mCapacity));
+        }
         for (Array<float>& s : mSlots) {
             s = Array<float>();
             s = Exec::template allocate<float>(mCapacity);
         }
         mCount = count;
-        mChannelBytes = (mChannels.size() - countEmpty()) * mCapacity * sizeof(float);
+        mChannelBytes =
+            (mChannels.size() - countEmpty()) * mCapacity * sizeof(float) + mEmitter.size() * sizeof(uint32_t);
         mWorkspaceBytes = mSlots.size() * mCapacity * sizeof(float);
     }
 
+    /// Whether the simulation has channel c as a float array (the emitter never: emitter()).
     bool has(Channel c) const { return mChannels[size_t(c)].size() != 0; }
+    /// The emitter as bits (flagAt, kernels/ActiveSetBodies.h): only whether it is nonzero is
+    /// ever read (Emit), so 1 bit per value index holds it exactly; null in heat.
+    uint32_t* emitter() { return mEmitter.data(); }
+    /// A host copy of the emitter: 1 where it is set, else 0.
+    std::vector<float> downloadEmitter() const
+    {
+        const std::vector<uint32_t> bits = Exec::download(mEmitter);
+        std::vector<float> out(mCount, 0.f);
+        for (uint64_t i = 0; i < mCount; ++i)
+            out[i] = flagAt(bits.data(), i) ? 1.f : 0.f;
+        return out;
+    }
     float* operator[](Channel c) { return mChannels[size_t(c)].data(); }
     const float* operator[](Channel c) const { return mChannels[size_t(c)].data(); }
     const Array<float>& array(Channel c) const { return mChannels[size_t(c)]; }
@@ -212,12 +244,26 @@ public:
     void swap(Channel a, Channel b) { std::swap(mChannels[size_t(a)], mChannels[size_t(b)]); }
 
     uint64_t valueCount() const { return mCount; }
-    /// Bytes per value index of every channel and workspace array.
-    uint64_t bytesPerValue() const { return (mChannels.size() - countEmpty() + mSlots.size()) * sizeof(float); }
+    /// Bytes per value index of every channel and workspace array (the emitter's bits rounded up to 1).
+    uint64_t bytesPerValue() const
+    {
+        return (mChannels.size() - countEmpty() + mSlots.size()) * sizeof(float) + (mEmitter.size() ? 1 : 0);
+    }
     uint64_t channelBytes() const { return mChannelBytes; }
     uint64_t workspaceBytes() const { return mWorkspaceBytes; }
 
 private:
+    /// Words of a bit array over [0, n).
+    static uint64_t flagWords(uint64_t n) { return n / 32 + 1; }
+    /// Bit i set where values[i] != 0 (none when values is empty).
+    static std::vector<uint32_t> packNonzero(const std::vector<float>& values, uint64_t words)
+    {
+        std::vector<uint32_t> bits(words, 0u);
+        for (uint64_t i = 0; i < values.size(); ++i)
+            if (values[i] != 0.f) bits[i / 32] |= 1u << (i % 32);
+        return bits;
+    }
+
     size_t countEmpty() const
     {
         size_t n = 0;
@@ -230,6 +276,7 @@ private:
     std::array<Array<float>, ChannelCount> mChannels;
     std::array<float, ChannelCount> mAmbient{}; ///< what a new voxel takes, per channel
     std::vector<Array<float>> mSlots;
+    Array<uint32_t> mEmitter; ///< smoke: the emitter's bits
 };
 
 } // namespace vbm::solver

@@ -134,12 +134,18 @@ public:
     void ensureRoom(uint64_t, const char*) {}
     /// While *flag != 0, launches do nothing (null: they always run).
     void skipWhen(const double* flag) { mSkip = flag; }
+    /// Bytes the executor keeps between calls: none (a sum's partials live for the call).
+    uint64_t scratchBytes() const { return 0; }
 
     /// max over [1, n) of |a[i]|, |b[i]|, |c[i]|; infinity where one is NaN (absOrInf).
     double maxAbs(const float* a, const float* b, const float* c, uint64_t n)
     {
         return reduce(
-            n, [&](uint64_t i) { return std::max({absOrInf(a[i]), absOrInf(b[i]), absOrInf(c[i])}); }, true);
+            n,
+            [&](uint64_t i) {
+                return std::max({absOrInf(a[i]), absOrInf(b[i]), absOrInf(c[i])});
+            },
+            true);
     }
 
     /// Phase timer: a steady clock (the CPU work is synchronous).

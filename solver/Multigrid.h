@@ -11,6 +11,7 @@
 #include "kernels/TrilinearTransfer.h"
 
 #include <cstdint>
+#include <stdexcept>
 
 namespace vbm::solver {
 
@@ -39,10 +40,13 @@ public:
     static constexpr float firstSweepDiagScale() { return 1.f / SmoothingWeight; }
 
     /// z = M r by one V-cycle from z = 0, and r.z into cg (from the fine level's last sweep).
-    /// sweep, residual: fine-level temporaries. firstSweepDone: sweep already holds the first
-    /// sweep (CG's update wrote it).
-    void precondition(float* z, const float* r, float* sweep, float* residual, CgState* cg, bool firstSweepDone)
+    /// sweep, residual, coarse: fine-level temporaries (coarse: the coarse levels' arrays,
+    /// Domain::multigridScratch). firstSweepDone: sweep already holds the first sweep (CG's
+    /// update wrote it).
+    void precondition(float* z, const float* r, float* sweep, float* residual, float* coarse, CgState* cg,
+                      bool firstSweepDone)
     {
+        mScratch = mDomain.multigridScratch(coarse);
         vcycle(0, z, r, sweep, residual, cg, firstSweepDone);
     }
 
@@ -56,24 +60,28 @@ private:
     {
         auto& levels = mDomain.levels();
         const uint64_t n = k ? levels[k - 1].n : mDomain.valueCount();
-        const float* diag = k ? levels[k - 1].diag.data() : mDomain.diag();
+        const uint8_t* diag = mDomain.diag(); // the fine level's; coarse levels count theirs from the table
         const uint32_t* table = k ? levels[k - 1].neighbours.data() : nullptr;
         const float scale = levelScale(k);
         if (k == levels.size()) { // k >= 1: multigrid runs only with levels
             // all its sweeps in one launch (the level is small: per-launch latency would dominate)
             mExec.steps(n, CoarsestSweeps + 2, 2 * n,
-                        CoarsestJacobi{table, b, diag, x, n, scale, SmoothingWeight, CoarsestSweeps});
+                        CoarsestJacobi{table, b, x, n, scale, SmoothingWeight, CoarsestSweeps});
             return;
         }
         const auto smooth = [&](const float* from, float* to) {
             if (k)
-                mExec.elements(n, TableJacobi{table, from, b, diag, to, scale, SmoothingWeight});
+                mExec.elements(n, TableJacobi{table, from, b, to, scale, SmoothingWeight});
             else
                 mRun.template cross<JacobiSmooth>(mDomain.fine(), from, b, diag, to, scale, SmoothingWeight,
                                                   mDomain.air());
         };
-        // the first sweep from x = 0 is element-wise: tmp = omega * b / (scale * diag)
-        if (!firstSweepDone) mExec.elements(n, JacobiApply{b, diag, tmp, 0.f, scale / SmoothingWeight});
+        // the first sweep from x = 0 is element-wise: tmp = omega * b / (scale * diag) (on the
+        // fine level only: a coarse level's rides along with the restriction that makes b)
+        if (!firstSweepDone) {
+            if (k) throw std::logic_error("multigrid: a coarse level's first sweep rides along with its restriction");
+            mExec.elements(n, JacobiApply{b, diag, tmp, 0.f, scale / SmoothingWeight});
+        }
         const int pairs = k ? CoarseExtraPairs : FineExtraPairs;
         const auto extraPairs = [&] {
             for (int p = 0; p < pairs; ++p) {
@@ -103,17 +111,20 @@ private:
         auto& levels = mDomain.levels();
         CoarseLevel<Exec>& c = levels[k];
         const bool coarsest = k + 1 == levels.size();
+        float *x = mScratch + c.x, *sweep = mScratch + c.tmp, *b = mScratch + c.b;
         const FirstSweep first =
-            coarsest ? FirstSweep{} : FirstSweep{c.diag.data(), c.tmp.data(), levelScale(k + 1) / SmoothingWeight};
-        mExec.elements(c.n, TrilinearRestrict{c.neighbours.data(), c.children.data(), res, c.b.data(), first});
-        vcycle(k + 1, c.x.data(), c.b.data(), c.tmp.data(), c.r.data(), nullptr, !coarsest);
-        mExec.elements(c.n, TrilinearProlongAdd{c.neighbours.data(), c.children.data(), c.x.data(), tmp,
-                                                k == 0 ? mDomain.air() : nullptr});
+            coarsest ? FirstSweep{} : FirstSweep{c.neighbours.data(), sweep, levelScale(k + 1) / SmoothingWeight};
+        mExec.elements(c.n, TrilinearRestrict{c.neighbours.data(), c.children(), res, b, first});
+        // the level's residual goes into x (CoarseLevel::x says why that is safe)
+        vcycle(k + 1, x, b, sweep, x, nullptr, !coarsest);
+        mExec.elements(
+            c.n, TrilinearProlongAdd{c.neighbours.data(), c.children(), x, tmp, k == 0 ? mDomain.air() : nullptr});
     }
 
     StencilRunner<Exec>& mRun;
     Exec& mExec;
     Domain<Exec>& mDomain;
+    float* mScratch = nullptr; ///< the coarse levels' arrays during a precondition()
 };
 
 } // namespace vbm::solver

@@ -1,8 +1,12 @@
 // The multigrid's coarse levels of a domain: level k holds the voxels c >> 1 of level k - 1,
-// down to the first of at most CoarsestVoxels. Each level keeps its Laplacian diagonal, its
-// cross taps and its children in the level above, resolved once into tables (so its passes
-// are element passes: a small level's stencil launch would spend its time in the decode and
-// staging latency), and the V-cycle's arrays on it. Its grid and VBM are needed only to build
+// down to the first of at most CoarsestVoxels. Each level keeps its cross taps and its children
+// in the level above, resolved once into tables (so its passes are element passes: a small
+// level's stencil launch would spend its time in the decode and staging latency); its diagonal
+// is counted from the taps' table where it is used (tableDiag). The V-cycle's arrays on the
+// levels are not kept here: they live in a scratch array the caller hands in (a fine-level
+// temporary that is dead while CG runs, Temp::MultigridCoarse), at the offsets each level
+// records, and only where that does not fit (a thin domain whose levels shrink slowly) in an
+// array of the hierarchy's own. Its grid and VBM are needed only to build
 // those tables, so they are freed once the next level is built: NanoVDB's root and internal
 // nodes make a small grid costly per voxel (on the 1.1M-voxel plume the coarse grids took
 // 4.5 B per fine voxel).
@@ -24,10 +28,14 @@ struct CoarseLevel {
     using Array = typename Exec::template Array<T>;
 
     uint64_t n = 0;             ///< value count (index 0 is the background)
-    Array<float> diag;          ///< active neighbours per voxel (the diagonal of -L_k)
-    Array<float> x, tmp, b, r;  ///< the V-cycle's solution, sweep, right-hand side and residual here
     Array<uint32_t> neighbours; ///< StoreCrossNeighbours' table, 6 per voxel
-    Array<uint32_t> children;   ///< StoreChildren's table, 8 per voxel, into the level above
+    Array<uint32_t> childBase;  ///< StoreChildren's table (ChildTable), into the level above
+    Array<uint64_t> childOffsets;
+    /// Where the V-cycle's solution, sweep and right-hand side start in the scratch array (each
+    /// n floats). The residual shares the solution's array: x is dead from the residual, which
+    /// reads the sweep, until the sweep after the coarse correction writes it.
+    uint64_t x = 0, tmp = 0, b = 0;
+    ChildTable children() const { return {childBase.data(), childOffsets.data()}; }
 };
 
 template <class Exec>
@@ -94,8 +102,18 @@ public:
     const std::vector<CoarseLevel<Exec>>& levels() const { return mLevels; }
     std::vector<CoarseLevel<Exec>>& levels() { return mLevels; }
     bool empty() const { return mLevels.empty(); }
-    /// Bytes of the levels' arrays and tables (all they keep).
-    uint64_t arrayBytes() const { return mArrayBytes; }
+    /// Bytes of the levels' tables (and of the scratch array, where they needed their own).
+    uint64_t arrayBytes() const { return mArrayBytes + mOwnScratch.size() * sizeof(float); }
+    /// Floats of scratch the levels' V-cycle arrays take.
+    uint64_t scratchFloats() const { return mScratchFloats; }
+    /// The scratch array to use: `given` (at least `givenFloats` long), or the hierarchy's own
+    /// where the levels do not fit in it (allocated once, on the first call that needs it).
+    float* scratch(float* given, uint64_t givenFloats)
+    {
+        if (mScratchFloats <= givenFloats) return given;
+        if (mOwnScratch.size() < mScratchFloats) mOwnScratch = Exec::template allocate<float>(mScratchFloats);
+        return mOwnScratch.data();
+    }
 
 private:
     /// Level `grid`'s arrays and tables; `above` is the grid of the level above.
@@ -103,20 +121,19 @@ private:
     {
         CoarseLevel<Exec>& lv = mLevels.emplace_back();
         lv.n = grid.valueCount();
-        for (auto* a : {&lv.diag, &lv.x, &lv.tmp, &lv.b, &lv.r}) {
-            *a = Exec::template allocate<float>(lv.n);
-            mArrayBytes += lv.n * sizeof(float);
-        }
-        run.template cross<CountNeighbours>(grid, lv.diag.data());
+        lv.x = mScratchFloats, lv.tmp = lv.x + lv.n, lv.b = lv.tmp + lv.n;
+        mScratchFloats += 3 * lv.n;
         lv.neighbours = Exec::template allocate<uint32_t>(6 * lv.n);
-        lv.children = Exec::template allocate<uint32_t>(8 * lv.n);
-        mArrayBytes += 14 * lv.n * sizeof(uint32_t);
+        lv.childBase = Exec::template allocate<uint32_t>(lv.n);
+        lv.childOffsets = Exec::template allocate<uint64_t>(lv.n);
+        mArrayBytes += lv.n * (7 * sizeof(uint32_t) + sizeof(uint64_t));
         run.template cross<StoreCrossNeighbours>(grid, lv.neighbours.data());
-        run.voxels(grid, StoreChildren{above, grid.grid(), lv.children.data()});
+        run.voxels(grid, StoreChildren{above, grid.grid(), lv.childBase.data(), lv.childOffsets.data()});
     }
 
     std::vector<CoarseLevel<Exec>> mLevels;
-    uint64_t mArrayBytes = 0;
+    uint64_t mArrayBytes = 0, mScratchFloats = 0;
+    Array<float> mOwnScratch; ///< only where the levels do not fit in the caller's scratch
 };
 
 } // namespace vbm::solver

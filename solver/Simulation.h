@@ -48,6 +48,7 @@ public:
     const float* fieldData(Channel c) const override { return mFields[c]; }
     std::vector<float> download(Channel c) const override
     {
+        if (c == Channel::Emitter) return mFields.downloadEmitter();
         std::vector<float> values = Exec::download(mFields.array(c));
         values.resize(mFields.valueCount()); // the arrays may have room to grow (Fields::remap)
         return values;
@@ -58,7 +59,7 @@ public:
         m.activeVoxels = mDomain.activeVoxels();
         m.gridAndVbm = mDomain.gridAndVbmBytes();
         m.fields = mFields.channelBytes() + mDomain.diagBytes();
-        m.temporaries = mFields.workspaceBytes() + mDomain.levelArrayBytes();
+        m.temporaries = mFields.workspaceBytes() + mDomain.levelArrayBytes() + mExec.scratchBytes();
         return m;
     }
     void* cudaStream() const override

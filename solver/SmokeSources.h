@@ -32,8 +32,9 @@ public:
         const float dt = float(p.dt);
         float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
         float* fuel = f.has(Channel::Fuel) ? f[Channel::Fuel] : nullptr;
-        const Emit emit{f[Channel::Emitter],  f[Channel::Density], f[Channel::Temperature], float(p.emitDensity),
-                        float(p.emitTemperature), fuel,                float(p.emitFuel)};
+        const Emit emit{f.emitter(),          f[Channel::Density],      f[Channel::Temperature],
+                        float(p.emitDensity), float(p.emitTemperature), fuel,
+                        float(p.emitFuel)};
         const Burn burn{fuel,
                         f[Channel::Temperature],
                         f[Channel::Density],
@@ -48,8 +49,8 @@ public:
         const float *u = f[Channel::U], *v = f[Channel::V], *w = f[Channel::W];
         if (p.vorticity <= 0) { // nothing between them: one pass
             timer.time(Phase::SourcesCentreBuoyancy, [&] {
-                mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, true, emit, buoyancy,
-                                                      burn, mDomain.air());
+                mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, true, emit, buoyancy, burn,
+                                                      mDomain.air());
             });
             return;
         }

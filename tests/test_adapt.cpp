@@ -168,7 +168,7 @@ TEST(Adapt, RebuildKeepsEveryRetainedVoxelsBits)
                 ASSERT_EQ(std::bit_cast<uint32_t>(fields[kept[k]][i]), std::bit_cast<uint32_t>(want))
                     << channelName(kept[k]) << " at " << c[0] << "," << c[1] << "," << c[2];
             }
-            EXPECT_EQ(fields[Channel::Emitter][i], hostRegionView(scene.region).inEmitter(c) ? 1.f : 0.f);
+            EXPECT_EQ(flagAt(fields.emitter(), i), hostRegionView(scene.region).inEmitter(c));
             (it == old.end() ? added : retained) += 1;
         }
     EXPECT_GT(retained, 0u);

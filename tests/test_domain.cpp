@@ -33,7 +33,11 @@ std::vector<float> neighbourCounts(const IndexGrid* g)
     return out;
 }
 
-std::vector<float> copy(const float* p, uint64_t n) { return std::vector<float>(p, p + n); }
+template <typename T>
+std::vector<float> copy(const T* p, uint64_t n)
+{
+    return std::vector<float>(p, p + n);
+}
 
 void expectSameVbm(const VbmView& a, const VbmMetadata& m)
 {
@@ -72,10 +76,58 @@ TEST(Domain, RebuiltFromANewGridEqualsTheDomainMadeFromIt)
         const auto &a = rebuilt.levels()[k], &b = fresh.levels()[k];
         EXPECT_EQ(a.n, b.n);
         EXPECT_EQ(a.neighbours, b.neighbours);
-        EXPECT_EQ(a.children, b.children);
-        EXPECT_EQ(a.diag, b.diag);
+        EXPECT_EQ(a.childBase, b.childBase);
+        EXPECT_EQ(a.childOffsets, b.childOffsets);
     }
     EXPECT_EQ(rebuilt.gridAndVbmBytes(), fresh.gridAndVbmBytes());
+}
+
+TEST(Domain, CoarseLevelsChildrenAreTheVoxelsBelow)
+{
+    const HostGridHandle first = makeSphereShell(24, 4);
+    HostExec exec;
+    StencilRunner<HostExec> run(exec, StencilChoice{});
+    Domain<HostExec> d(run, first, true);
+    ASSERT_GE(d.levels().size(), 2u);
+    HostGridHandle above = makeSphereShell(24, 4), here;
+    for (size_t k = 0; k < d.levels().size(); ++k) {
+        SCOPED_TRACE("level " + std::to_string(k + 1));
+        here = MultigridHierarchy<HostExec>::coarsened(above.grid<nanovdb::ValueOnIndex>());
+        const IndexGrid* g = here.grid<nanovdb::ValueOnIndex>();
+        auto up = above.grid<nanovdb::ValueOnIndex>()->getAccessor();
+        const ChildTable t = d.levels()[k].children();
+        int partial = 0;
+        for (uint32_t l = 0; l < g->tree().nodeCount(0); ++l)
+            for (auto on = leaves(g)[l].valueMask().beginOn(); on; ++on) {
+                const uint64_t i = leaves(g)[l].getValue(*on);
+                const nanovdb::Coord c = leaves(g)[l].offsetToGlobalCoord(*on);
+                uint32_t got[8];
+                t.half(i, 0, got), t.half(i, 1, got + 4);
+                for (int o = 0; o < 8; ++o) {
+                    const nanovdb::Coord f(2 * c[0] + (o >> 2), 2 * c[1] + ((o >> 1) & 1), 2 * c[2] + (o & 1));
+                    ASSERT_EQ(got[o], uint32_t(up.getValue(f))) << "octant " << o;
+                    partial += got[o] == 0;
+                }
+            }
+        EXPECT_GT(partial, 0);
+        above = std::move(here);
+    }
+}
+
+TEST(Fields, TheEmitterBitsAreSetWhereTheSceneEmits)
+{
+    const Scene scene = parseScene("kind smoke\ndomain box 0 0 0 8 8 8\nemitter sphere 4 4 4 2\n", "fields test");
+    const uint64_t n = vbmExtent(scene.grid.grid<nanovdb::ValueOnIndex>(), 7).lastOffset + 1;
+    ASSERT_EQ(scene.emitter.size(), n);
+    Fields<HostExec> f(scene, n);
+    const std::vector<float> got = f.downloadEmitter();
+    int set = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(got[i], scene.emitter[i] != 0.f ? 1.f : 0.f) << i;
+        set += got[i] != 0.f;
+    }
+    EXPECT_GT(set, 0);
+    EXPECT_LT(set, int(n) - 1);
 }
 
 TEST(Domain, EveryResolverGivesTheSameDiagonal)
@@ -101,14 +153,26 @@ TEST(Fields, TemporariesLiveAtOnceNeverShareAnArray)
          Temp::CgDirection, Temp::CgProduct},
         {Temp::CentreU, Temp::CentreV, Temp::CentreW, Temp::VorticityX, Temp::VorticityY, Temp::VorticityZ,
          Temp::VorticityMagnitude},
+        // (advection's w output is the face channel W, but in fire scenes: below)
         {Temp::CentreU, Temp::CentreV, Temp::CentreW, Temp::AdvectedDensity, Temp::AdvectedTemperature, Temp::AdvectedU,
-         Temp::AdvectedV, Temp::AdvectedW},
+         Temp::AdvectedV},
         {Temp::CentreU, Temp::CentreV, Temp::CentreW, Temp::PressureRhs},
+        // CG's start reads rhs and writes r; after it rhs is dead (its array holds the V-cycle's residual)
         {Temp::PressureRhs, Temp::CgResidual, Temp::CgPreconditioned, Temp::CgDirectionOld, Temp::CgDirection,
-         Temp::CgProduct, Temp::MultigridResidual},
-        {Temp::PressureRhs, Temp::CgResidual, Temp::CgPreconditioned, Temp::CgDirectionOld, Temp::CgDirection,
-         Temp::MultigridSweep, Temp::MultigridResidual},
+         Temp::CgProduct},
+        {Temp::CgResidual, Temp::CgPreconditioned, Temp::CgDirectionOld, Temp::CgDirection, Temp::CgProduct,
+         Temp::MultigridResidual, Temp::MultigridCoarse},
+        {Temp::CgResidual, Temp::CgPreconditioned, Temp::CgDirectionOld, Temp::CgDirection, Temp::MultigridSweep,
+         Temp::MultigridResidual, Temp::MultigridCoarse},
     };
+    const std::vector<Temp> fire = {
+        Temp::CentreU,   Temp::CentreV,   Temp::CentreW,   Temp::AdvectedDensity, Temp::AdvectedTemperature,
+        Temp::AdvectedU, Temp::AdvectedV, Temp::AdvectedW, Temp::AdvectedFuel};
+    std::set<int> fireSlots;
+    for (Temp t : fire) {
+        EXPECT_TRUE(fireSlots.insert(slotOf(t)).second) << "fire: temporary " << int(t) << " shares slot " << slotOf(t);
+        EXPECT_LT(slotOf(t), slotCount(SimulationKind::Smoke, true));
+    }
     for (size_t k = 0; k < together.size(); ++k) {
         std::set<int> slots;
         for (Temp t : together[k]) {

@@ -23,6 +23,9 @@ struct LevelPair {
     uint64_t fineCount = 0, coarseCount = 0; ///< value counts (index 0 is the background)
     std::vector<uint32_t> neighbours;        ///< 6 per coarse voxel
     std::vector<uint32_t> children;          ///< 8 per coarse voxel
+    std::vector<uint32_t> childBase;         ///< children packed as the solver keeps them (ChildTable)
+    std::vector<uint64_t> childOffsets;
+    ChildTable table() const { return {childBase.data(), childOffsets.data()}; }
 };
 
 std::vector<nanovdb::Coord> activeCoords(const IndexGrid* g)
@@ -79,13 +82,21 @@ LevelPair makeLevels(const std::vector<nanovdb::Coord>& fine = ballWithWallAndOb
             p.children[8 * i + o] = uint32_t(
                 fa.getValue(nanovdb::Coord(2 * c[0] + (o >> 2), 2 * c[1] + ((o >> 1) & 1), 2 * c[2] + (o & 1))));
     }
+    p.childBase.assign(p.coarseCount, 0);
+    p.childOffsets.assign(p.coarseCount, 0);
+    for (uint64_t i = 1; i < p.coarseCount; ++i) {
+        uint32_t eight[8];
+        for (int o = 0; o < 8; ++o)
+            eight[o] = p.children[8 * i + o];
+        packChildren(eight, p.childBase[i], p.childOffsets[i]);
+    }
     return p;
 }
 
 std::vector<float> prolong(const LevelPair& p, const std::vector<float>& xc)
 {
     std::vector<float> x(p.fineCount, 0.f);
-    const TrilinearProlongAdd body{p.neighbours.data(), p.children.data(), xc.data(), x.data()};
+    const TrilinearProlongAdd body{p.neighbours.data(), p.table(), xc.data(), x.data()};
     for (uint64_t i = 1; i < p.coarseCount; ++i)
         body(i);
     return x;
@@ -94,13 +105,31 @@ std::vector<float> prolong(const LevelPair& p, const std::vector<float>& xc)
 std::vector<float> restrict(const LevelPair& p, const std::vector<float>& r)
 {
     std::vector<float> out(p.coarseCount, 0.f);
-    const TrilinearRestrict body{p.neighbours.data(), p.children.data(), r.data(), out.data(), FirstSweep{}};
+    const TrilinearRestrict body{p.neighbours.data(), p.table(), r.data(), out.data(), FirstSweep{}};
     for (uint64_t i = 1; i < p.coarseCount; ++i)
         body(i);
     return out;
 }
 
 } // namespace
+
+TEST(Multigrid, PackedChildrenDecodeToTheAccessorsChildren)
+{
+    const LevelPair p = makeLevels();
+    int partial = 0;
+    for (uint64_t i = 1; i < p.coarseCount; ++i) {
+        uint32_t got[8];
+        p.table().half(i, 0, got);
+        p.table().half(i, 1, got + 4);
+        int present = 0;
+        for (int o = 0; o < 8; ++o) {
+            ASSERT_EQ(got[o], p.children[8 * i + o]) << "coarse voxel " << i << " octant " << o;
+            present += got[o] != 0;
+        }
+        partial += present < 8;
+    }
+    EXPECT_GT(partial, 0); // partial 2x2x2 blocks are in the test
+}
 
 TEST(Multigrid, RestrictionIsExactlyTheTransposeOfProlongation)
 {

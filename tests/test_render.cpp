@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -49,6 +50,84 @@ void expectCleanRun(const CommandResult& r, const fs::path& timings)
     EXPECT_NE(all.find(",render,"), std::string::npos);
     EXPECT_NE(all.find(",render gpu,"), std::string::npos); // lavapipe has timestamps
     EXPECT_NE(all.find(",step,"), std::string::npos);
+}
+
+// What a GPU test's skip tells the user: which check failed, what it said, and what to do.
+
+/// What to do when vbm::cudaUnavailableReason() is not empty.
+std::string cudaAdvice()
+{
+#if VBM_HAVE_CUDA
+    return "make an NVIDIA GPU visible to the CUDA runtime (nvidia-smi lists it, CUDA_VISIBLE_DEVICES does not hide "
+           "it, the driver supports CUDA 13)";
+#else
+    return "configure a build with CUDA (nvcc 13 in /usr/local/cuda/bin or on PATH) and run it on a machine with an "
+           "NVIDIA GPU";
+#endif
+}
+
+/// The skip of a test whose probe, a short CUDA run of vbm-fluid, exited non-zero.
+std::string probeFailed(const std::string& command, const CommandResult& probe)
+{
+    const std::string cuda = vbm::cudaUnavailableReason();
+    std::string todo;
+    if (probe.out.find("error while loading shared libraries") != std::string::npos)
+        todo = "vbm-fluid cannot load a shared library (named in its output): install it, or add its folder to "
+               "LD_LIBRARY_PATH";
+    else if (probe.code == 126 || probe.code == 127)
+        todo = "the shell could not run " + std::string(VBM_FLUID_PATH) +
+               " (the path this test was built with): run the test from the build tree that built it, or put "
+               "vbm-fluid at that path";
+    else if (!cuda.empty())
+        todo = cudaAdvice();
+    else
+        todo = "this process sees a CUDA device, so vbm-fluid failed for the reason in its output: run the command to "
+               "reproduce it";
+    return "GPU test skipped: its probe, a one-frame run of vbm-fluid on the CUDA backend, exited with code " +
+           std::to_string(probe.code) + ".\n  command: " + command +
+           "\n  output: " + (probe.out.empty() ? std::string("(none)") : probe.out) +
+           "\n  CUDA in this test process: " + (cuda.empty() ? std::string("a device is visible") : cuda) +
+           "\n  to run it: " + todo;
+}
+
+std::string hex(const vbm::render::DeviceUuid& uuid)
+{
+    std::string s;
+    char b[3];
+    for (uint8_t x : uuid) {
+        std::snprintf(b, sizeof b, "%02x", x);
+        s += b;
+    }
+    return s;
+}
+
+std::string envOr(const char* name, const char* otherwise)
+{
+    const char* v = std::getenv(name);
+    return v ? v : otherwise;
+}
+
+/// The skip of a test that needs the shared CUDA-Vulkan path when sharedPathWhyNot() says `why`.
+std::string sharedPathUnavailable(const vbm::render::VulkanContext& vk, const std::string& why)
+{
+    const auto cuda = vbm::render::cudaDeviceUuid();
+    std::string todo;
+    if (why.find("is not the CUDA device") != std::string::npos)
+        todo = "the Vulkan loader offered no device with the CUDA GPU's UUID: make NVIDIA's Vulkan driver visible "
+               "(VK_DRIVER_FILES or VK_ICD_FILENAMES naming its nvidia_icd.json, or that file in a default ICD folder "
+               "such as /usr/share/vulkan/icd.d, and the library it names loadable)";
+    else if (why.find("no CUDA device") != std::string::npos)
+        todo = cudaAdvice();
+    else
+        todo = "the Vulkan driver of " + vk.deviceName() +
+               " lacks what CUDA needs to import its memory (external memory and semaphore file descriptors, "
+               "timeline semaphores): use NVIDIA's Vulkan driver of the CUDA GPU, or a newer one";
+    return "GPU test skipped: the shared CUDA-Vulkan path is not possible here: sharedPathWhyNot() says \"" + why +
+           "\".\n  Vulkan device picked: " + vk.deviceName() + " (UUID " + hex(vk.deviceUuid()) +
+           "); CUDA device UUID: " + (cuda ? hex(*cuda) : std::string("none")) +
+           "\n  VK_DRIVER_FILES=" + envOr("VK_DRIVER_FILES", "(unset)") +
+           " VK_ICD_FILENAMES=" + envOr("VK_ICD_FILENAMES", "(unset)") + "\n  to run it: " + todo +
+           "; `vbm-fluid --headless --backend cuda --interop on` runs the same check and prints its reason";
 }
 
 } // namespace
@@ -170,8 +249,9 @@ TEST(GpuRender, SharedPathHasNoHostCopiesAndMatchesStaging)
 {
     const std::string base = std::string(VBM_FLUID_PATH) + " --headless --backend cuda --scene smoke-plume --frames 12 "
                                                            "--size 320x240 ";
-    const CommandResult probe = runCommand(base + "--frames 1 --render none");
-    if (probe.code != 0) GTEST_SKIP() << "no CUDA backend here: " << probe.out;
+    const std::string probeCommand = base + "--frames 1 --render none";
+    const CommandResult probe = runCommand(probeCommand);
+    if (probe.code != 0) GTEST_SKIP() << probeFailed(probeCommand, probe);
     const fs::path dir = temp("gpu-frames");
     fs::create_directories(dir);
     const CommandResult shared = runCommand(base + "--interop on --screenshot " + (dir / "shared%04d.png").string());
@@ -276,11 +356,14 @@ TEST(Render, SetGridDrawsWhatARendererMadeOnThatGridDraws)
 // new grid draws, and what the staging path draws.
 TEST(GpuRender, SetGridOnTheSharedPathMatchesAFreshRendererAndStaging)
 {
-    if (const std::string why = vbm::cudaUnavailableReason(); !why.empty()) GTEST_SKIP() << why;
+    if (const std::string why = vbm::cudaUnavailableReason(); !why.empty())
+        GTEST_SKIP() << "GPU test skipped: the solver's CUDA backend cannot run here: cudaUnavailableReason() says \""
+                     << why << "\".\n  to run it: " << cudaAdvice();
     vbm::render::VulkanOptions options;
     options.preferredDevice = vbm::render::cudaDeviceUuid();
     vbm::render::VulkanContext vk(options);
-    if (const std::string why = vbm::render::sharedPathWhyNot(vk, true); !why.empty()) GTEST_SKIP() << why;
+    if (const std::string why = vbm::render::sharedPathWhyNot(vk, true); !why.empty())
+        GTEST_SKIP() << sharedPathUnavailable(vk, why);
     vbm::Solver solver(vbm::loadScene("heat-block"), vbm::Backend::Cuda);
     for (int i = 0; i < 3; ++i)
         solver.step();

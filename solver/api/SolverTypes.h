@@ -70,12 +70,13 @@ inline bool isFire(const SimulationParams& p) { return p.emitFuel > 0; }
 /// The largest explicit heat step that is stable: h^2 / (6 alpha).
 inline double explicitStableDt(const SimulationParams& p) { return p.voxelSize * p.voxelSize / (6.0 * p.alpha); }
 
-/// Bytes the solver holds, on the device for the CUDA backend, on the host for the CPU one.
+/// Bytes the solver holds, on the device for the CUDA backend, on the host for the CPU one
+/// (docs/solver.md, "Memory", has the table per array).
 struct MemoryReport {
     uint64_t activeVoxels = 0;
-    uint64_t gridAndVbm = 0;
-    uint64_t fields = 0;
-    uint64_t temporaries = 0;
+    uint64_t gridAndVbm = 0;  ///< the fine grid and its VBMs at both widths
+    uint64_t fields = 0;      ///< the channels (the emitter as bits), the 1-byte diagonal, air cells (adaptive)
+    uint64_t temporaries = 0; ///< workspace slots, the coarse levels' tables, the executor's partial sums
     uint64_t total() const { return gridAndVbm + fields + temporaries; }
     double perVoxel(uint64_t part) const { return activeVoxels ? double(part) / double(activeVoxels) : 0; }
 };

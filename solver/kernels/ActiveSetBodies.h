@@ -134,7 +134,27 @@ struct CopyRemapped {
     __hostdev__ void operator()(uint64_t i) const { out[i] = oldIndex[i] ? in[oldIndex[i]] : ambient; }
 };
 
-/// The emitter channel on a topology: 1 inside an emitter ball, else 0. A voxel body.
+/// Bit i of a bit array (word i / 32, bit i % 32): the emitter's form in Fields.
+__hostdev__ inline bool flagAt(const uint32_t* bits, uint64_t i) { return (bits[i >> 5] >> (i & 31)) & 1u; }
+
+/// Packs from[i] != 0 for i in [0, n) into bits, one word per call: word w - 1 for body index
+/// w (element passes start at 1), run over [1, n / 32 + 2). Whole words, so no two calls write
+/// one word. An element body.
+struct PackFlags {
+    const float* from;
+    uint32_t* bits;
+    uint64_t n;
+    __hostdev__ void operator()(uint64_t w) const
+    {
+        const uint64_t first = (w - 1) * 32;
+        uint32_t word = 0;
+        for (uint32_t b = 0; b < 32 && first + b < n; ++b)
+            if (first + b > 0 && from[first + b] != 0.f) word |= 1u << b; // index 0 is the background
+        bits[w - 1] = word;
+    }
+};
+
+/// The emitter on a topology: 1 inside an emitter ball, else 0 (then packed by PackFlags). A voxel body.
 struct MarkEmitters {
     const IndexGrid* grid;
     RegionView region;

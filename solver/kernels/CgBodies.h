@@ -101,7 +101,7 @@ struct UpdateSolution {
     float* x;
     float* r;
     float* sweep = nullptr;
-    const float* diag = nullptr;
+    const uint8_t* diag = nullptr; ///< Domain::diag
     float diagScale = 0;
     __hostdev__ double operator()(uint64_t i) const
     {
@@ -110,7 +110,7 @@ struct UpdateSolution {
         const float ri = r[i] + -alpha * q[i];
         r[i] = ri;
         if (sweep) {
-            const float dd = diagScale * diag[i];
+            const float dd = diagScale * float(diag[i]);
             sweep[i] = dd != 0.f ? ri / dd : 0.f;
         }
         return double(ri) * double(ri);
@@ -170,13 +170,13 @@ struct InitialResidualDot {
 /// z = r / diag (Jacobi), 0 where diag is 0
 struct JacobiApply {
     const float* r;
-    const float* diag;
+    const uint8_t* diag; ///< Domain::diag
     float* z;
     float shift; ///< added to diag (1 for the heat matrix I + c*(-L) scaled; 0 for Poisson)
     float scale; ///< diag multiplier
     __hostdev__ void operator()(uint64_t i) const
     {
-        const float d = shift + scale * diag[i];
+        const float d = shift + scale * float(diag[i]);
         z[i] = d != 0.f ? r[i] / d : 0.f;
     }
 };

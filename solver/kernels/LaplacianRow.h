@@ -45,17 +45,18 @@ __hostdev__ inline float laplacianRow(const Cross& c, uint64_t i, float xi, cons
     return a * xi + b * sum;
 }
 
-/// Number of active neighbours (the diagonal of -L), for Jacobi preconditioning.
+/// Number of active neighbours (the diagonal of -L), for Jacobi preconditioning: 0..6, kept
+/// in a byte (float(diag[i]) is exactly the count a float array held).
 template <bool FromBox>
 struct CountNeighbours {
-    float* out;
+    uint8_t* out;
     template <typename Taps>
     __hostdev__ void operator()(uint64_t i, Taps&& taps) const
     {
         const auto c = gatherCross<FromBox>(taps);
-        float k = 0.f;
+        uint8_t k = 0;
         for (int t = 1; t < CrossTapCount; ++t)
-            k += c.n[t] ? 1.f : 0.f;
+            k = uint8_t(k + (c.n[t] ? 1 : 0));
         out[i] = k;
     }
 };

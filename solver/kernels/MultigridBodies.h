@@ -18,7 +18,7 @@ template <bool FromBox>
 struct JacobiSmooth {
     const float* x;
     const float* b;
-    const float* diag;
+    const uint8_t* diag; ///< Domain::diag
     float* out;
     float scale, omega;
     const float* fixed = nullptr;
@@ -31,7 +31,7 @@ struct JacobiSmooth {
         }
         const float xi = x[i];
         const float ax = minusLaplacian(gatherCross<FromBox>(taps), x, xi);
-        const float d = scale * diag[i];
+        const float d = scale * float(diag[i]);
         out[i] = d != 0.f ? xi + omega * (b[i] - scale * ax) / d : 0.f;
     }
 };
@@ -93,13 +93,23 @@ __hostdev__ inline float tableMinusLaplacian(const uint32_t* table, uint64_t i, 
     return ax;
 }
 
+/// A coarse voxel's active neighbours (the diagonal of -L_k) from its table: what
+/// CountNeighbours gives, counted in the same order (so no level keeps a diagonal array).
+__hostdev__ inline float tableDiag(const uint32_t* table, uint64_t i)
+{
+    float k = 0.f;
+    for (int t = 0; t < CrossTapCount - 1; ++t)
+        k += table[6 * i + t] ? 1.f : 0.f;
+    return k;
+}
+
 /// JacobiSmooth's value at voxel i, its taps from a table.
-__hostdev__ inline float tableJacobi(const uint32_t* table, uint64_t i, const float* x, const float* b,
-                                     const float* diag, float scale, float omega)
+__hostdev__ inline float tableJacobi(const uint32_t* table, uint64_t i, const float* x, const float* b, float scale,
+                                     float omega)
 {
     const float xi = x[i];
     const float ax = tableMinusLaplacian(table, i, x, xi);
-    const float d = scale * diag[i];
+    const float d = scale * tableDiag(table, i);
     return d != 0.f ? xi + omega * (b[i] - scale * ax) / d : 0.f;
 }
 
@@ -108,10 +118,9 @@ struct TableJacobi {
     const uint32_t* table;
     const float* x;
     const float* b;
-    const float* diag;
     float* out;
     float scale, omega;
-    __hostdev__ void operator()(uint64_t i) const { out[i] = tableJacobi(table, i, x, b, diag, scale, omega); }
+    __hostdev__ void operator()(uint64_t i) const { out[i] = tableJacobi(table, i, x, b, scale, omega); }
 };
 
 /// Residual on a coarse level, its taps from the level's table. An element body.
@@ -136,7 +145,6 @@ struct TableResidual {
 struct CoarsestJacobi {
     const uint32_t* neighbours; ///< StoreCrossNeighbours' table
     const float* b;
-    const float* diag;
     float* x;
     uint64_t n;
     float scale, omega;
@@ -146,46 +154,78 @@ struct CoarsestJacobi {
         float* even = scratch; // step 0's output, and every even step's
         float* odd = scratch + n;
         if (step == 0) {
-            const float first = (scale / omega) * diag[i];
+            const float first = (scale / omega) * tableDiag(neighbours, i);
             even[i] = first != 0.f ? b[i] / first : 0.f;
         } else if (step <= sweeps) {
             const float* in = step % 2 ? even : odd;
-            (step % 2 ? odd : even)[i] = tableJacobi(neighbours, i, in, b, diag, scale, omega);
+            (step % 2 ? odd : even)[i] = tableJacobi(neighbours, i, in, b, scale, omega);
         } else {
             x[i] = even[i];
         }
     }
 };
 
-/// The (up to 8) fine children of coarse voxel i, value indices at table[8 i ...] in (x, y, z)
-/// order (0: none), so restriction and prolongation are element passes. A voxel body on the
-/// coarse level, run once at start.
+/// The (up to 8) fine children of each coarse voxel, octants in (x, y, z) order (4a + 2b + k),
+/// as base[i] (the smallest child's value index) and one byte per octant in offsets[i] (octant
+/// o in byte o): 0 for none, else child - base + 1. The 8 children lie in one leaf of the level
+/// above, at leaf offsets o0 + 64a + 8b + k, whose value indices rise with the offset and differ
+/// by at most 73, so a byte holds each exactly: 12 bytes per coarse voxel where 8 indices took 32.
+struct ChildTable {
+    const uint32_t* base = nullptr;
+    const uint64_t* offsets = nullptr;
+    /// The children of coarse voxel n at octants 4 half .. 4 half + 3 (half 0: x-low); 0 for none.
+    __hostdev__ void half(uint64_t n, int half, uint32_t* out) const
+    {
+        const uint32_t bytes = uint32_t(offsets[n] >> (32 * half)), b0 = base[n];
+        for (int k = 0; k < 4; ++k) {
+            const uint32_t d = (bytes >> (8 * k)) & 0xffu;
+            out[k] = d ? b0 + d - 1 : 0u;
+        }
+    }
+};
+
+/// Octant o's child (0: none) into a ChildTable entry; children[] in octant order.
+__hostdev__ inline void packChildren(const uint32_t (&children)[8], uint32_t& base, uint64_t& offsets)
+{
+    uint32_t lo = 0;
+    for (int o = 0; o < 8; ++o)
+        if (children[o] && (!lo || children[o] < lo)) lo = children[o];
+    base = lo, offsets = 0;
+    for (int o = 0; o < 8; ++o)
+        if (children[o]) offsets |= uint64_t(children[o] - lo + 1) << (8 * o);
+}
+
+/// Fills a ChildTable for the coarse level (its base and offsets arrays), so restriction and
+/// prolongation are element passes. A voxel body on the coarse level, run once at start.
 struct StoreChildren {
     const IndexGrid* fine;
     const IndexGrid* coarse;
-    uint32_t* table;
+    uint32_t* base;
+    uint64_t* offsets;
     __hostdev__ void operator()(uint64_t i, uint32_t leafIndex, uint16_t voxelOffset) const
     {
         const nanovdb::Coord c = leaves(coarse)[leafIndex].offsetToGlobalCoord(voxelOffset);
         auto acc = fine->getAccessor(); // the 8 children share one leaf
+        uint32_t children[8];
         for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 2; ++b)
                 for (int k = 0; k < 2; ++k)
-                    table[8 * i + 4 * a + 2 * b + k] =
+                    children[4 * a + 2 * b + k] =
                         uint32_t(acc.getValue(nanovdb::Coord(2 * c[0] + a, 2 * c[1] + b, 2 * c[2] + k)));
+        packChildren(children, base[i], offsets[i]);
     }
 };
 
 /// The coarse level's first damped Jacobi sweep from zero, sweep = b / (diagScale diag) (as
 /// JacobiApply), written by the restriction that makes b: one launch fewer per level.
 struct FirstSweep {
-    const float* diag = nullptr; ///< null: no sweep
-    float* sweep = nullptr;
+    const uint32_t* neighbours = nullptr; ///< the level's StoreCrossNeighbours table (its diagonal: tableDiag)
+    float* sweep = nullptr;               ///< null: no sweep
     float diagScale = 0;
     __hostdev__ void operator()(uint64_t i, float b) const
     {
         if (!sweep) return;
-        const float d = diagScale * diag[i];
+        const float d = diagScale * tableDiag(neighbours, i);
         sweep[i] = d != 0.f ? b / d : 0.f;
     }
 };

@@ -15,7 +15,7 @@
 namespace vbm::solver {
 
 struct Emit {
-    const float* emitter; ///< 0 outside, 1 inside
+    const uint32_t* emitter; ///< bits (flagAt): set inside
     float* density;
     float* temperature;
     float densityValue, temperatureValue;
@@ -23,8 +23,7 @@ struct Emit {
     float fuelValue = 0.f;
     __hostdev__ void operator()(uint64_t i) const
     {
-        const float e = emitter[i];
-        if (e != 0.f) {
+        if (flagAt(emitter, i)) {
             density[i] = density[i] > densityValue ? density[i] : densityValue;
             temperature[i] = temperature[i] > temperatureValue ? temperature[i] : temperatureValue;
             if (fuel) fuel[i] = fuel[i] > fuelValue ? fuel[i] : fuelValue;

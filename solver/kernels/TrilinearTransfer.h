@@ -45,18 +45,6 @@ __hostdev__ inline Hops hops(const uint32_t* table, uint32_t i, int axis)
     return {p[0], p[1]};
 #endif
 }
-/// Four children of coarse voxel n, octants 4 half .. 4 half + 3 (half 0: x-low), in one 16-byte load.
-__hostdev__ inline void childrenHalf(const uint32_t* children, uint64_t n, int half, uint32_t* out)
-{
-    const uint32_t* p = children + 8 * n + 4 * half;
-#if defined(__CUDA_ARCH__)
-    const uint4 v = *reinterpret_cast<const uint4*>(p);
-    out[0] = v.x, out[1] = v.y, out[2] = v.z, out[3] = v.w;
-#else
-    for (int k = 0; k < 4; ++k)
-        out[k] = p[k];
-#endif
-}
 /// Slot of offset (dx, dy, dz), components in {-1, 0, 1}, in a 27-entry array.
 __hostdev__ constexpr int slot(int dx, int dy, int dz) { return 9 * (dx + 1) + 3 * (dy + 1) + (dz + 1); }
 
@@ -112,7 +100,7 @@ __hostdev__ constexpr int partner(int o, int m, int axis) { return (m >> (2 - ax
 /// fine voxel has one parent, so no two threads write one voxel. An element body on the coarse level.
 struct TrilinearProlongAdd {
     const uint32_t* neighbours; ///< the coarse level's StoreCrossNeighbours table
-    const uint32_t* children;   ///< StoreChildren's table
+    ChildTable children;        ///< StoreChildren's table
     const float* xc;
     float* x;
     const float* fixed = nullptr; ///< fixed voxels of the level above (its air cells; null: none) keep 0
@@ -121,8 +109,8 @@ struct TrilinearProlongAdd {
         const trilinear::Neighbourhood nb(neighbours, uint32_t(i));
         const float own = xc[i];
         uint32_t kids[8];
-        trilinear::childrenHalf(children, i, 0, kids);
-        trilinear::childrenHalf(children, i, 1, kids + 4);
+        children.half(i, 0, kids);
+        children.half(i, 1, kids + 4);
         VBM_UNROLL
         for (int o = 0; o < 8; ++o) {
             const uint32_t child = kids[o];
@@ -145,7 +133,7 @@ struct TrilinearProlongAdd {
 /// coarse level.
 struct TrilinearRestrict {
     const uint32_t* neighbours; ///< the coarse level's StoreCrossNeighbours table
-    const uint32_t* children;   ///< StoreChildren's table
+    ChildTable children;        ///< StoreChildren's table
     const float* r;
     float* out;
     FirstSweep first;
@@ -154,8 +142,8 @@ struct TrilinearRestrict {
         const trilinear::Neighbourhood nb(neighbours, uint32_t(i));
         float sum = 0.f;
         uint32_t kids[8];
-        trilinear::childrenHalf(children, i, 0, kids);
-        trilinear::childrenHalf(children, i, 1, kids + 4);
+        children.half(i, 0, kids);
+        children.half(i, 1, kids + 4);
         // own children: 27/64 plus the weights of the unlinked voxels of their interpolation
         VBM_UNROLL
         for (int o = 0; o < 8; ++o) {
@@ -178,8 +166,8 @@ struct TrilinearRestrict {
             const float w = trilinear::weight(ex, ey, ez);
             // the facing children: one half of the row when e leaves x, both when it does not
             uint32_t facing[8] = {};
-            if (ex <= 0) trilinear::childrenHalf(children, nb.n[e], 1, facing + 4);
-            if (ex >= 0) trilinear::childrenHalf(children, nb.n[e], 0, facing);
+            if (ex <= 0) children.half(nb.n[e], 1, facing + 4);
+            if (ex >= 0) children.half(nb.n[e], 0, facing);
             VBM_UNROLL
             for (int o = 0; o < 8; ++o) {
                 if ((ex && trilinear::sign(o, 0) != -ex) || (ey && trilinear::sign(o, 1) != -ey) ||

@@ -79,7 +79,8 @@ inline std::string checkTilesHoldNoIndex(const IndexGrid* grid)
 /// (breadth-first, fixed-size nodes), its leaf array inside its mGridSize bytes, its leaves
 /// non-empty and indexed contiguously from 1 in leaf order (no indexed tiles, no per-leaf
 /// stats), each leaf's prefix sum that of its mask, its value count one past the last index,
-/// its leaves within the safe index range, and no tile holding an index.
+/// its leaves within the safe index range, at most MaxValueCount values, and no tile holding
+/// an index.
 /// The decode and the resolvers trust all of this, so a grid from a file is checked here.
 inline std::string checkVbmGrid(const IndexGrid* grid)
 {
@@ -104,6 +105,7 @@ inline std::string checkVbmGrid(const IndexGrid* grid)
         next += d->valueCount();
     }
     if (grid->valueCount() != next) return "its value count disagrees with its leaves";
+    if (next > MaxValueCount) return "it has more than 2^32 - 1024 values (the resolvers add indices in 32 bits)";
     return checkTilesHoldNoIndex(grid);
 }
 

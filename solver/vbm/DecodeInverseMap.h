@@ -60,14 +60,15 @@ __hostdev__ inline void decodeInverseMap(const IndexGrid* grid, uint32_t firstLe
     }
     const uint32_t leafID = firstLeafID + rank;
     const IndexLeaf& leaf = leaves(grid)[leafID];
-    const uint64_t k = blockFirstOffset + slot - leaf.data()->firstOffset();
+    // 32-bit: a VBM grid's value and slot indices fit (checkVbmGrid, MaxValueCount).
+    const uint32_t k = uint32_t(blockFirstOffset + slot) - uint32_t(leaf.data()->firstOffset());
     if (k >= leaf.data()->valueCount()) {
         leafIndex = UnusedLeafIndex;
         voxelOffset = UnusedVoxelOffset;
         return;
     }
     leafIndex = leafID;
-    voxelOffset = uint16_t(selectActiveVoxel(leaf, uint32_t(k)));
+    voxelOffset = uint16_t(selectActiveVoxel(leaf, k));
 }
 
 } // namespace vbm

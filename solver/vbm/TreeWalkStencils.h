@@ -1,6 +1,7 @@
-// The plain resolvers: every tap found by a root-down tree walk (the cross reads its centre,
-// the voxel itself, from its own leaf). Thread-local: no shared
-// memory, no barrier, safe from divergent threads (the decode feeding them is too).
+// The plain resolvers: each neighbour leaf a tap reaches is found by a root-down tree walk;
+// the taps inside the voxel's own leaf read its mask directly (LeafTaps.h, the arithmetic
+// the cached resolvers share). Thread-local: no shared memory, no barrier, safe from
+// divergent threads (the decode feeding them is too).
 //
 // Tap orders (an inactive or absent neighbour resolves to index 0):
 //   box, 27 taps:  tap = (di+1)*9 + (dj+1)*3 + (dk+1) for di, dj, dk in {-1, 0, 1}
@@ -8,14 +9,12 @@
 // Slots decoded as UnusedLeafIndex leave the output untouched (no callback, no write).
 #pragma once
 
+#include "LeafTaps.h"
 #include "VoxelBlockManager.h"
 
 #include <cstdint>
 
 namespace vbm {
-
-inline constexpr int BoxTapCount = 27;
-inline constexpr int CrossTapCount = 7;
 
 /// Box tap of a cross tap (centre, -x, +x, -y, +y, -z, +z), for box resolvers feeding cross consumers.
 __hostdev__ inline constexpr int boxTapOfCrossTap(int crossTap)
@@ -72,18 +71,20 @@ __hostdev__ inline CrossTaps<FromBox> gatherCross(Taps&& taps)
     return c;
 }
 
-/// Streams (tap, index) for the 27 box taps, in tap order, to f. Thread-local.
+/// Streams (tap, index) for the 27 box taps, in tap order, to f: the neighbour leaves a tap
+/// reaches by walks from the root, each at most once per x-slice. Thread-local.
 template <typename F>
 __hostdev__ inline void forEachBoxStencil(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset, F&& f)
 {
     if (leafIndex == UnusedLeafIndex) return;
-    const auto& tree = grid->tree();
-    const nanovdb::Coord c = leaves(grid)[leafIndex].offsetToGlobalCoord(voxelOffset);
-    int tap = 0;
-    for (int di = -1; di <= 1; ++di)
-        for (int dj = -1; dj <= 1; ++dj)
-            for (int dk = -1; dk <= 1; ++dk, ++tap)
-                f(tap, uint64_t(tree.getValue(c.offsetBy(di, dj, dk))));
+    const IndexLeaf* const leafArray = leaves(grid);
+    const nanovdb::Coord o = leafArray[leafIndex].origin();
+    const auto leafOf = [&](uint32_t lx, uint32_t ly, uint32_t lz) {
+        return lx == 1 && ly == 1 && lz == 1
+                   ? leafIndex
+                   : probeLeafIndex(grid, o.offsetBy(8 * (int(lx) - 1), 8 * (int(ly) - 1), 8 * (int(lz) - 1)));
+    };
+    forEachBoxTapOf(leafArray, voxelOffset, leafOf, f);
 }
 
 /// Materializes the 27 box taps. Thread-local.
@@ -93,21 +94,20 @@ __hostdev__ inline void computeBoxStencil(const IndexGrid* grid, uint32_t leafIn
     forEachBoxStencil(grid, leafIndex, voxelOffset, [&](int tap, uint64_t index) { taps[tap] = index; });
 }
 
-/// Materializes the 7 cross taps. Thread-local.
+/// Materializes the 7 cross taps: the neighbour leaf across a face the voxel lies on by a walk
+/// from the root. Thread-local.
 __hostdev__ inline void computeCrossStencil(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset,
                                             uint64_t (&taps)[CrossTapCount])
 {
     if (leafIndex == UnusedLeafIndex) return;
-    const auto& tree = grid->tree();
-    const IndexLeaf& leaf = leaves(grid)[leafIndex];
-    const nanovdb::Coord c = leaf.offsetToGlobalCoord(voxelOffset);
-    taps[0] = leaf.data()->getValue(voxelOffset);
-    taps[1] = tree.getValue(c.offsetBy(-1, 0, 0));
-    taps[2] = tree.getValue(c.offsetBy(1, 0, 0));
-    taps[3] = tree.getValue(c.offsetBy(0, -1, 0));
-    taps[4] = tree.getValue(c.offsetBy(0, 1, 0));
-    taps[5] = tree.getValue(c.offsetBy(0, 0, -1));
-    taps[6] = tree.getValue(c.offsetBy(0, 0, 1));
+    const IndexLeaf* const leafArray = leaves(grid);
+    const nanovdb::Coord o = leafArray[leafIndex].origin();
+    const auto neighbourOf = [&](int tap) {
+        nanovdb::Coord n = o;
+        n[(tap - 1) >> 1] += (tap & 1) ? -8 : 8; // odd taps: the minus side
+        return probeLeafIndex(grid, n);
+    };
+    crossTapsOf(leafArray, leafIndex, voxelOffset, neighbourOf, taps);
 }
 
 } // namespace vbm

@@ -25,6 +25,9 @@ using IndexLeaf = nanovdb::NanoLeaf<nanovdb::ValueOnIndex>;
 inline constexpr uint32_t UnusedLeafIndex = 0xffffffffu;
 /// Decoded voxel offset of a slot past the last active voxel.
 inline constexpr uint16_t UnusedVoxelOffset = 0xffffu;
+/// Most values (active voxels + the background) a VBM grid may have: every value index, and
+/// every slot index of a block's tail, then fits in 32 bits, the width the resolvers add in.
+inline constexpr uint64_t MaxValueCount = (uint64_t(1) << 32) - 1024;
 /// A block spanning more leaves than this makes the cached resolvers fall back to the tree walk.
 inline constexpr int MaxCachedLeaves = 16;
 
