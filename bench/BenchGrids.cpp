@@ -33,7 +33,8 @@ std::vector<float> withHalo(const std::vector<float>& in, const DenseBox& box, i
 
 GridOnDevice::GridOnDevice(const BenchGrid& grid, const std::vector<int>& log2Widths)
     : source(grid), host(grid.handle.grid<nanovdb::ValueOnIndex>()), voxels(host->activeVoxelCount()),
-      leafCount(host->tree().nodeCount(0)), device(grid.handle)
+      leafCount(host->tree().nodeCount(0)), device(grid.handle), boxTable(vbm::buildLeafNeighbourTableHost(host, true)),
+      crossTable(vbm::buildLeafNeighbourTableHost(host, false))
 {
     for (int l : log2Widths) {
         meta[l] = vbm::buildVbmOnHost(host, l);
@@ -43,7 +44,7 @@ GridOnDevice::GridOnDevice(const BenchGrid& grid, const std::vector<int>& log2Wi
     lastOffset = meta.at(log2Widths.at(0)).extent.lastOffset;
 }
 
-SparseProblem GridOnDevice::problem(int l) const
+SparseProblem GridOnDevice::problem(int l, bool leafTables) const
 {
     SparseProblem p;
     p.grid = device.grid();
@@ -53,6 +54,7 @@ SparseProblem GridOnDevice::problem(int l) const
     p.firstOffset = meta.at(l).extent.firstOffset;
     p.blockCount = meta.at(l).extent.blockCount;
     p.log2Width = l;
+    if (leafTables) p.boxTable = boxTable.data(), p.crossTable = crossTable.data();
     return p;
 }
 

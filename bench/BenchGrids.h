@@ -7,6 +7,7 @@
 #include "DeviceArray.h"
 #include "DeviceRuns.h"
 #include "vbm/BuildVoxelBlockManager.h"
+#include "vbm/LeafNeighbourTable.h"
 
 #include <cstdint>
 #include <map>
@@ -42,9 +43,12 @@ public:
     std::map<int, vbm::cuda::DeviceArray<uint32_t>> firstLeafID;
     std::map<int, vbm::cuda::DeviceArray<uint64_t>> jumpMap;
     uint64_t lastOffset = 0; ///< the last value index (the same at every width)
+    /// The grid's per-leaf neighbour tables (vbm/LeafNeighbourTable.h), built once here.
+    vbm::cuda::DeviceArray<uint32_t> boxTable, crossTable;
 
-    /// The sparse problem at width 2^log2Width: grid and VBM filled in, no sidecar or output.
-    SparseProblem problem(int log2Width) const;
+    /// The sparse problem at width 2^log2Width: grid and VBM filled in, no sidecar or output;
+    /// with `leafTables` the cached resolvers read the per-leaf tables instead of staging.
+    SparseProblem problem(int log2Width, bool leafTables = false) const;
 };
 
 } // namespace bench

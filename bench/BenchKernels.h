@@ -55,6 +55,9 @@ struct SparseProblem {
     const float* sidecar = nullptr; ///< (lastOffset+1) * channels, index 0 = background
     float* out = nullptr;           ///< (lastOffset+1) * channels
     int channels = 1;
+    /// Per-leaf neighbour tables (vbm/LeafNeighbourTable.h) or null: the cached resolvers stage.
+    const uint32_t* boxTable = nullptr;
+    const uint32_t* crossTable = nullptr;
 };
 
 /// A dense block of nx*ny*nz voxels with C interleaved channels (x fastest), the regular-layout

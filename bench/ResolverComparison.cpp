@@ -49,10 +49,10 @@ struct ChannelData {
     std::vector<float> denseHost;
     DeviceArray<float> denseIn, denseOut;
 
-    /// The grid's problem at width 2^l on this data.
-    SparseProblem problem(const GridOnDevice& g, int l)
+    /// The grid's problem at width 2^l on this data (with the per-leaf tables: leafTables).
+    SparseProblem problem(const GridOnDevice& g, int l, bool leafTables = false)
     {
-        SparseProblem p = g.problem(l);
+        SparseProblem p = g.problem(l, leafTables);
         p.sidecar = sidecar.data();
         p.out = out.data();
         p.channels = channels;
@@ -67,6 +67,9 @@ struct ChannelData {
 };
 
 const char* resolution(Resolver r) { return vbm::isCachedResolver(r) ? "cached table" : "tree walk"; }
+
+/// The name of a cached resolver reading the grid's per-leaf tables instead of staging.
+std::string withLeafTable(Resolver r) { return std::string(vbm::resolverName(r)) + " + leaf table"; }
 
 // The round order is fixed: every resolver at each width, ReadAccessor, dense, the copy.
 Comparison makeVariants(const Options& opt, const GridOnDevice& g, ChannelData& d, CopyBuffers& copy)
@@ -85,6 +88,17 @@ Comparison makeVariants(const Options& opt, const GridOnDevice& g, ChannelData& 
                           {}});
             info.push_back(
                 {vbm::resolverName(r), vbm::isBoxResolver(r) ? "box" : "cross", 1 << l, sparseBytes + metaBytes});
+        }
+        for (Resolver r : vbm::VbmResolvers) {
+            if (!vbm::isCachedResolver(r)) continue;
+            const auto p = d.problem(g, l, true);
+            const double tableBytes =
+                double(g.leafCount) * (vbm::isBoxResolver(r) ? vbm::boxTableWidth : vbm::crossTableWidth) * 4;
+            vs.push_back({withLeafTable(r) + "@" + std::to_string(1 << l),
+                          [p, r](cudaStream_t s) { launchVbmConsumer(r, p, s); },
+                          {}});
+            info.push_back({withLeafTable(r), vbm::isBoxResolver(r) ? "box" : "cross", 1 << l,
+                            sparseBytes + metaBytes + tableBytes});
         }
     }
     const auto p0 = d.problem(g, opt.widths[0]);
@@ -195,26 +209,33 @@ void printResolverTable(const Options& opt, const std::string& gridName, int C, 
     std::printf("### %s, C = %d\n\n", gridName.c_str(), C);
     std::printf("| method | shape | resolution | divergent-safe | smem | output |");
     for (int l : opt.widths)
-        std::printf(" w%d ms | w%d x |", 1 << l, 1 << l);
+        std::printf(" w%d ms | w%d x | w%d / dense |", 1 << l, 1 << l, 1 << l);
     std::printf("\n|---|---|---|---|---|---|");
     for (size_t k = 0; k < opt.widths.size(); ++k)
-        std::printf("---|---|");
+        std::printf("---|---|---|");
     std::printf("\n");
-    for (Resolver r : vbm::VbmResolvers) {
-        const auto k0 = vbm::resolverName(r);
+    const auto row = [&](Resolver r, bool leafTable) {
+        const std::string k0 = leafTable ? withLeafTable(r) : vbm::resolverName(r);
         const KernelRef kr = vbmConsumerKernel(r, opt.widths[0], C);
         cudaFuncAttributes a{};
         checkCuda(cudaFuncGetAttributes(&a, kr.function), "cudaFuncGetAttributes");
-        std::printf("| %s | %s | %s | %s | %s | %s |", k0, vbm::isBoxResolver(r) ? "27-tap box" : "7-pt cross",
-                    resolution(r), vbm::isDivergentSafe(r) ? "yes" : "no",
-                    a.sharedSizeBytes ? (std::to_string(a.sharedSizeBytes) + " B").c_str() : "none",
-                    vbm::isStreamedResolver(r) ? "streamed" : "materialized");
+        const bool box = vbm::isBoxResolver(r);
+        const std::string smem = leafTable || !a.sharedSizeBytes ? "none" : std::to_string(a.sharedSizeBytes) + " B";
+        std::printf("| %s | %s | %s | %s | %s | %s |", k0.c_str(), box ? "27-tap box" : "7-pt cross",
+                    leafTable ? "per-leaf table" : resolution(r), vbm::isDivergentSafe(r) || leafTable ? "yes" : "no",
+                    smem.c_str(), vbm::isStreamedResolver(r) ? "streamed" : "materialized");
+        const double dense = st.byKey[box ? "dense 27-point" : "dense 7-point"].median;
         for (int l : opt.widths) {
-            const vbm::Summary& s = st.byKey[std::string(k0) + "@" + std::to_string(1 << l)];
-            std::printf(" %s | %.2fx |", fmtRange(s, 4).c_str(), st.base(1 << l) / s.median);
+            const vbm::Summary& s = st.byKey[k0 + "@" + std::to_string(1 << l)];
+            std::printf(" %s | %.2fx | %.1fx |", fmtRange(s, 4).c_str(), st.base(1 << l) / s.median, s.median / dense);
         }
         std::printf("\n");
-    }
+    };
+    for (Resolver r : vbm::VbmResolvers)
+        row(r, false);
+    for (Resolver r : vbm::VbmResolvers)
+        if (vbm::isCachedResolver(r)) row(r, true);
+    std::printf("\n(/ dense: median over the dense floor of the same shape and voxel count, this run.)\n");
 }
 
 // Everything that is not one of our resolvers at a width: NanoVDB13, ReadAccessor, dense, copy.

@@ -27,7 +27,7 @@ template <int L, vbm::Resolver R, int C>
 __global__ void __launch_bounds__(1 << L, minBlocksPerSM<R, L>()) vbmConsumer(SparseProblem p)
 {
     using namespace vbm;
-    const VbmView v{p.grid, p.firstLeafID, p.jumpMap, p.firstOffset, p.blockCount, 0};
+    const VbmView v{p.grid, p.firstLeafID, p.jumpMap, p.firstOffset, p.blockCount, 0, p.boxTable, p.crossTable};
     runThisSlot<L, R>(v, blockIdx.x, [&](const SlotOf& s, auto&& taps) {
         BoxSumAccumulator<C> sum{p.sidecar};
         taps(sum);

@@ -42,6 +42,24 @@ VbmMetadata buildVbmOnHost(const IndexGrid* grid, int log2BlockWidth)
     return withBlockWidth(log2BlockWidth, [&](auto l) { return buildVoxelBlockManagerHost<decltype(l)::value>(grid); });
 }
 
+namespace {
+/// The per-leaf tables a HostForm::SharedLeafTables run attaches to its view (none otherwise).
+struct LeafTables {
+    std::vector<uint32_t> box, cross;
+    LeafTables(const IndexGrid* grid, HostForm form)
+    {
+        if (form != HostForm::SharedLeafTables) return;
+        box = buildLeafNeighbourTableHost(grid, true);
+        cross = buildLeafNeighbourTableHost(grid, false);
+    }
+    VbmView attach(VbmView v) const
+    {
+        if (!box.empty()) v.boxTable = box.data(), v.crossTable = cross.data();
+        return v;
+    }
+};
+} // namespace
+
 uint64_t countFallbackBlocks(const VbmMetadata& vbm)
 {
     return withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
@@ -59,7 +77,8 @@ std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata
     const int taps = tapCount(r);
     const uint64_t width = uint64_t(1) << vbm.log2BlockWidth;
     std::vector<uint64_t> out((blockEnd - blockBegin) * width * taps, PoisonTap);
-    const VbmView view = hostView(grid, vbm);
+    const LeafTables tables(grid, form);
+    const VbmView view = tables.attach(hostView(grid, vbm));
     withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
         withOurResolver(r, [&](auto tag) {
             constexpr int L = decltype(l)::value;
@@ -210,10 +229,11 @@ void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, bool laplacian
                    HostForm form)
 {
     const ConsumerBody<C, isBoxResolver(R)> body{sidecar, out, laplacian};
+    const LeafTables tables(grid, form);
     if (form == HostForm::Cpu)
         forEachSlotOnHost<L, R>(hostView(grid, vbm), 0, vbm.extent.blockCount, body);
     else
-        forEachSlotOnHostShared<L, R>(hostView(grid, vbm), 0, vbm.extent.blockCount, body);
+        forEachSlotOnHostShared<L, R>(tables.attach(hostView(grid, vbm)), 0, vbm.extent.blockCount, body);
 }
 
 template <int C>

@@ -16,9 +16,16 @@ namespace vbm {
 inline constexpr uint64_t PoisonTap = 0xdeadbeefcafef00dull;
 
 /// Which host form of the block skeleton a host run goes through: the CPU form
-/// (CpuBlockSkeleton.h, what the CPU backend runs) or the shared form (the GPU's code slot by
-/// slot, BlockSkeleton.h).
-enum class HostForm { Cpu, Shared };
+/// (CpuBlockSkeleton.h, what the CPU backend runs), the shared form (the GPU's code slot by
+/// slot, BlockSkeleton.h), or the shared form with the grid's per-leaf neighbour tables in the
+/// view (LeafNeighbourTable.h: the cached resolvers read rows there instead of staging).
+enum class HostForm { Cpu, Shared, SharedLeafTables };
+
+/// A name for test traces and reports.
+inline const char* hostFormName(HostForm f)
+{
+    return f == HostForm::Cpu ? "CPU form" : f == HostForm::Shared ? "shared form" : "shared form, leaf tables";
+}
 
 /// Taps of blocks [blockBegin, blockEnd): taps[((b - blockBegin)*BlockWidth + slot)*tapCount(r) + tap].
 /// Computed on the host: decode, then resolver r (one of the six; not NanoVDB13).

@@ -8,6 +8,7 @@
 #include "CudaKernels.cuh"
 #include "DeviceArray.h"
 #include "vbm/BuildVoxelBlockManager.cuh"
+#include "vbm/LeafNeighbourTable.cuh"
 
 #include <algorithm>
 #include <map>
@@ -129,6 +130,13 @@ public:
     {
         cuda::checkCuda(buildVoxelBlockManagerDevice<L>(grid, leafCount, extent, firstLeafID, jumpMap, mStream),
                         "building the VBM on the device");
+    }
+
+    /// A per-leaf neighbour table of a grid in device memory (LeafNeighbourTable.cuh).
+    void buildLeafTable(const IndexGrid* grid, uint32_t leafCount, bool box, uint32_t* table)
+    {
+        cuda::checkCuda(buildLeafNeighbourTableDevice(grid, leafCount, box, table, mStream),
+                        "building a leaf neighbour table on the device");
     }
 
     template <typename Body>

@@ -1,9 +1,11 @@
 // A grid in an executor's memory (device memory on CUDA, host memory on the CPU) with its VBM
-// at both of the solver's block widths, 128 and 512: what every stencil pass of a level runs on.
+// at both of the solver's block widths, 128 and 512, and its per-leaf neighbour tables: what
+// every stencil pass of a level runs on.
 #pragma once
 
 #include "GridGenerators.h"
 #include "vbm/BuildVoxelBlockManager.h"
+#include "vbm/LeafNeighbourTable.h"
 #include "vbm/VbmView.h"
 
 #include <cstring>
@@ -61,6 +63,13 @@ public:
                         m.extent.lastOffset + 1};
             mMetaBytes += m.firstLeafID.size() * sizeof(uint32_t) + m.jumpMap.size() * sizeof(uint64_t);
         }
+        for (bool box : {true, false}) {
+            const std::vector<uint32_t> t = buildLeafNeighbourTableHost(g, box);
+            Array<uint32_t>& table = box ? mBoxTable : mCrossTable;
+            table = Exec::template allocate<uint32_t>(t.size());
+            Exec::upload(table, t);
+        }
+        attachLeafTables();
     }
 
     /// A grid already in executor memory: `bytes` (gridBytes of them) with `leafCount` leaves
@@ -84,6 +93,12 @@ public:
                         e.firstOffset, e.blockCount,           e.lastOffset + 1};
             mMetaBytes += e.blockCount * sizeof(uint32_t) + words * sizeof(uint64_t);
         }
+        for (bool box : {true, false}) {
+            Array<uint32_t>& table = box ? mBoxTable : mCrossTable;
+            table = Exec::template allocate<uint32_t>(uint64_t(leafCount) * (box ? boxTableWidth : crossTableWidth));
+            exec.buildLeafTable(grid(), leafCount, box, table.data());
+        }
+        attachLeafTables();
     }
 
     /// A host copy of the grid (a device-to-host copy on CUDA).
@@ -107,7 +122,17 @@ public:
     uint64_t metaBytes() const { return mMetaBytes; }
 
 private:
+    /// Both views read the grid's per-leaf neighbour tables (LeafNeighbourTable.h): the cached
+    /// resolvers then stage nothing per thread block.
+    void attachLeafTables()
+    {
+        for (VbmView& v : mView)
+            v.boxTable = mBoxTable.data(), v.crossTable = mCrossTable.data();
+        mMetaBytes += (uint64_t(mLeafCount) * (boxTableWidth + crossTableWidth)) * sizeof(uint32_t);
+    }
+
     Array<GridChunk> mBytes;
+    Array<uint32_t> mBoxTable, mCrossTable;
     Array<uint32_t> mFirstLeafID[2];
     Array<uint64_t> mJumpMap[2];
     VbmView mView[2];

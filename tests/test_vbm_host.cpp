@@ -146,9 +146,9 @@ TEST_P(VbmHost, EveryResolverMatchesReadAccessorAndComputeBoxStencil)
     const auto baseline =
         resolveTapsOnHost(grid(), m, Resolver::computeBoxStencil, 0, m.extent.blockCount, HostForm::Shared);
     const uint64_t slots = m.extent.blockCount << log2Width();
-    for (HostForm form : {HostForm::Shared, HostForm::Cpu})
+    for (HostForm form : {HostForm::Shared, HostForm::SharedLeafTables, HostForm::Cpu})
         for (Resolver r : VbmResolvers) {
-            SCOPED_TRACE(std::string(resolverName(r)) + (form == HostForm::Cpu ? ", CPU form" : ", shared form"));
+            SCOPED_TRACE(std::string(resolverName(r)) + ", " + hostFormName(form));
             const auto taps = resolveTapsOnHost(grid(), m, r, 0, m.extent.blockCount, form);
             const CheckResult c = checkTaps(grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps);
             EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
@@ -173,8 +173,8 @@ TEST_P(VbmHost, CpuFormOverAnyBlockRangeEqualsTheSharedForm)
     const uint64_t n = m.extent.blockCount;
     for (const auto& [b0, b1] : {std::pair<uint64_t, uint64_t>{0, n}, {n / 3, n / 3 + 1}, {n / 2, n}, {1, n}}) {
         if (b0 >= b1 || b1 > n) continue;
-        for (Resolver r : {Resolver::computeCrossStencilCached, Resolver::forEachBoxStencilCached,
-                           Resolver::computeCrossStencil}) {
+        for (Resolver r :
+             {Resolver::computeCrossStencilCached, Resolver::forEachBoxStencilCached, Resolver::computeCrossStencil}) {
             SCOPED_TRACE(std::string(resolverName(r)) + " blocks " + std::to_string(b0) + ".." + std::to_string(b1));
             const auto cpu = resolveTapsOnHost(grid(), m, r, b0, b1, HostForm::Cpu);
             const auto shared = resolveTapsOnHost(grid(), m, r, b0, b1, HostForm::Shared);
@@ -213,17 +213,19 @@ TEST_P(ConsumersHost, BitwiseIdenticalAcrossResolversOfAShape)
     const IndexGrid* g = gridOf(cachedGrid(0));
     const VbmMetadata m = buildVbmOnHost(g, log2Width);
     const auto sidecar = randomSidecar(m.extent.lastOffset + 1, channels, 99);
-    const auto boxRef = applyConsumerOnHost(g, m, Resolver::computeBoxStencil, false, channels, sidecar, HostForm::Shared);
-    const auto lapRef = applyConsumerOnHost(g, m, Resolver::computeCrossStencil, true, channels, sidecar, HostForm::Shared);
+    const auto boxRef =
+        applyConsumerOnHost(g, m, Resolver::computeBoxStencil, false, channels, sidecar, HostForm::Shared);
+    const auto lapRef =
+        applyConsumerOnHost(g, m, Resolver::computeCrossStencil, true, channels, sidecar, HostForm::Shared);
     // the outputs are not trivial
     double boxNorm = 0, lapNorm = 0;
     for (size_t i = channels; i < boxRef.size(); ++i)
         boxNorm += std::abs(boxRef[i]), lapNorm += std::abs(lapRef[i]);
     EXPECT_GT(boxNorm, 0.0);
     EXPECT_GT(lapNorm, 0.0);
-    for (HostForm form : {HostForm::Shared, HostForm::Cpu})
+    for (HostForm form : {HostForm::Shared, HostForm::SharedLeafTables, HostForm::Cpu})
         for (Resolver r : VbmResolvers) {
-            SCOPED_TRACE(std::string(resolverName(r)) + (form == HostForm::Cpu ? ", CPU form" : ", shared form"));
+            SCOPED_TRACE(std::string(resolverName(r)) + ", " + hostFormName(form));
             if (isBoxResolver(r)) {
                 const auto box = applyConsumerOnHost(g, m, r, false, channels, sidecar, form);
                 EXPECT_EQ(0, std::memcmp(box.data(), boxRef.data(), box.size() * sizeof(float)));

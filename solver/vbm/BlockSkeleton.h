@@ -1,9 +1,9 @@
 // The block skeleton every loop over a VBM runs: for one block, decode each slot, stage the
-// resolver's neighbour-leaf table (all of the block, cached forms only), a barrier, then
-// resolve each slot's taps. It lives here once, in a device form (one CUDA thread per slot:
-// cooperative) and the same code on one host thread (the shared form: stage once, then the
-// slots in order; the CPU tests check the GPU's code through it). The CPU form, which gives
-// the same calls faster, is CpuBlockSkeleton.h.
+// resolver's neighbour-leaf table (all of the block, cached forms only, unless the view holds
+// the grid's per-leaf table), a barrier, then resolve each slot's taps. It lives here once, in a device form (one CUDA
+// thread per slot: cooperative) and the same code on one host thread (the shared form: stage once, then the slots in
+// order; the CPU tests check the GPU's code through it). The CPU form, which gives the same calls faster, is
+// CpuBlockSkeleton.h.
 //
 // A block body is called as body(slot, taps) for every slot holding an active voxel, where
 // `slot` is a SlotOf (value index, leaf index, voxel offset) and taps(f) streams
@@ -22,6 +22,15 @@
 #include <cstdint>
 
 namespace vbm {
+
+/// The per-leaf table resolver R reads from view v (null: none, or R is not cached).
+template <Resolver R>
+__hostdev__ inline const uint32_t* leafTableOf(const VbmView& v)
+{
+    if constexpr (R == Resolver::computeCrossStencilCached) return v.crossTable;
+    if constexpr (R == Resolver::computeBoxStencilCached || R == Resolver::forEachBoxStencilCached) return v.boxTable;
+    return nullptr;
+}
 
 /// A decoded slot holding an active voxel.
 struct SlotOf {
@@ -43,13 +52,15 @@ inline void runBlockOnHostShared(const VbmView& v, uint64_t block, Body&& body)
     const uint64_t* jumpMap = v.jumpMap + block * BlockLayout<Log2BlockWidth>::JumpMapLength;
     const uint64_t blockFirst = v.firstOffset + (block << Log2BlockWidth);
     ResolverTable<R> table;
-    stageResolverTable<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, table, 0, 1);
+    const uint32_t* leafTable = leafTableOf<R>(v);
+    if (!leafTable) stageResolverTable<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, table, 0, 1);
     for (uint32_t slot = 0; slot < Width; ++slot) {
         SlotOf s{blockFirst + slot, 0, 0};
         decodeInverseMap<Log2BlockWidth>(v.grid, firstLeaf, jumpMap, blockFirst, slot, s.leafIndex, s.voxelOffset);
         if (s.leafIndex == UnusedLeafIndex) continue;
         body(s, [&](auto&& f) {
-            forEachResolvedTap<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, s.leafIndex, s.voxelOffset, table, f);
+            forEachResolvedTap<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, s.leafIndex, s.voxelOffset, table, f,
+                                                  leafTable);
         });
     }
 }
@@ -89,13 +100,17 @@ __device__ inline void runThisSlot(const VbmView& v, uint64_t block, Body&& body
         __shared__ ResolverTable<R> table;
         SlotOf s{blockFirst + slot, 0, 0};
         decodeInverseMap<Log2BlockWidth>(v.grid, firstLeaf, jumpMap, blockFirst, slot, s.leafIndex, s.voxelOffset);
+        const uint32_t* leafTable = leafTableOf<R>(v);
         if constexpr (isCachedResolver(R)) {
-            stageResolverTable<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, table, threadIdx.x, blockDim.x);
-            __syncthreads();
+            if (!leafTable) { // uniform over the block: the barrier is met by all or by none
+                stageResolverTable<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, table, threadIdx.x, blockDim.x);
+                __syncthreads();
+            }
         }
         if (s.leafIndex == UnusedLeafIndex) return;
         body(s, [&](auto&& f) {
-            forEachResolvedTap<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, s.leafIndex, s.voxelOffset, table, f);
+            forEachResolvedTap<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, s.leafIndex, s.voxelOffset, table, f,
+                                                  leafTable);
         });
     }
 }

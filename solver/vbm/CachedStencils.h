@@ -10,6 +10,7 @@
 #pragma once
 
 #include "DecodeInverseMap.h"
+#include "LeafNeighbourTable.h"
 #include "TreeWalkStencils.h"
 #include "VoxelBlockManager.h"
 
@@ -35,6 +36,27 @@ __hostdev__ inline bool blockIsCached(const uint64_t* jumpMap)
     return blockLeafSpan<Log2BlockWidth>(jumpMap) <= uint32_t(MaxCachedLeaves);
 }
 
+/// Streams the 27 box taps of a voxel from its leaf's row of neighbour leaves (a staged
+/// table's or a per-leaf table's, LeafNeighbourTable.h: 27 entries by box direction).
+/// Thread-local.
+template <typename F>
+__hostdev__ inline void forEachBoxStencilFromRow(const IndexGrid* grid, uint16_t voxelOffset, const uint32_t* row,
+                                                 F&& f)
+{
+    forEachBoxTapOf(
+        leaves(grid), voxelOffset, [row](uint32_t lx, uint32_t ly, uint32_t lz) { return row[lx * 9 + ly * 3 + lz]; },
+        f);
+}
+
+/// The 7 cross taps of a voxel from its leaf's row of neighbour leaves (7 entries: self, -x,
+/// +x, -y, +y, -z, +z). Thread-local.
+__hostdev__ inline void computeCrossStencilFromRow(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset,
+                                                   const uint32_t* row, uint64_t (&taps)[CrossTapCount])
+{
+    crossTapsOf(
+        leaves(grid), leafIndex, voxelOffset, [row](int tap) { return row[tap]; }, taps);
+}
+
 // ------------------------------------------------------------------------------- box
 
 /// Fills the box table for the block's spanned leaves. Thread `thread` of `threadCount`
@@ -48,13 +70,7 @@ __hostdev__ inline void stageBoxStencilTable(const IndexGrid* grid, uint32_t fir
     if (span > uint32_t(MaxCachedLeaves)) return;
     for (uint32_t e = thread; e < span * BoxTapCount; e += threadCount) {
         const uint32_t l = e / BoxTapCount, dir = e - l * BoxTapCount;
-        const uint32_t self = firstLeafID + l;
-        uint32_t id = self;
-        if (dir != 13) {
-            const int di = int(dir / 9) - 1, dj = int(dir / 3 % 3) - 1, dk = int(dir % 3) - 1;
-            id = probeLeafIndex(grid, leaves(grid)[self].origin().offsetBy(8 * di, 8 * dj, 8 * dk));
-        }
-        table.leaf[l][dir] = id;
+        table.leaf[l][dir] = boxNeighbourLeaf(grid, firstLeafID + l, dir);
     }
 }
 
@@ -70,10 +86,7 @@ __hostdev__ inline void forEachBoxStencilCachedResolve(const IndexGrid* grid, ui
         forEachBoxStencil(grid, leafIndex, voxelOffset, f);
         return;
     }
-    const uint32_t* row = table.leaf[leafIndex - firstLeafID];
-    forEachBoxTapOf(
-        leaves(grid), voxelOffset, [row](uint32_t lx, uint32_t ly, uint32_t lz) { return row[lx * 9 + ly * 3 + lz]; },
-        f);
+    forEachBoxStencilFromRow(grid, voxelOffset, table.leaf[leafIndex - firstLeafID], f);
 }
 
 /// Materializes the 27 box taps from a staged table: the streamed form's slice words and row
@@ -99,16 +112,7 @@ __hostdev__ inline void stageCrossStencilTable(const IndexGrid* grid, uint32_t f
     if (span > uint32_t(MaxCachedLeaves)) return;
     for (uint32_t e = thread; e < span * CrossTapCount; e += threadCount) {
         const uint32_t l = e / CrossTapCount, dir = e - l * CrossTapCount;
-        const uint32_t self = firstLeafID + l;
-        uint32_t id = self;
-        if (dir != 0) {
-            const int step = (dir & 1u) ? -8 : 8; // odd: minus side
-            const uint32_t axis = (dir - 1) >> 1;
-            nanovdb::Coord o = leaves(grid)[self].origin();
-            o[axis] += step;
-            id = probeLeafIndex(grid, o);
-        }
-        table.leaf[l][dir] = id;
+        table.leaf[l][dir] = crossNeighbourLeaf(grid, firstLeafID + l, dir);
     }
 }
 
@@ -129,8 +133,7 @@ __hostdev__ inline void computeCrossStencilCachedResolve(const IndexGrid* grid, 
         computeCrossStencil(grid, leafIndex, voxelOffset, taps);
         return;
     }
-    const uint32_t* row = table.leaf[leafIndex - firstLeafID];
-    crossTapsOf(leaves(grid), leafIndex, voxelOffset, [row](int tap) { return row[tap]; }, taps);
+    computeCrossStencilFromRow(grid, leafIndex, voxelOffset, table.leaf[leafIndex - firstLeafID], taps);
 }
 
 // ------------------------------------------------------------------- CUDA cooperative forms

@@ -53,14 +53,30 @@ __hostdev__ inline void stageResolverTable(const IndexGrid* grid, uint32_t first
 }
 
 /// Resolve step of resolver R for one decoded slot: f(tap, index) in tap order
-/// (27 box taps or 7 cross taps). Nothing for UnusedLeafIndex. Thread-local.
+/// (27 box taps or 7 cross taps). Nothing for UnusedLeafIndex. Thread-local. A cached resolver
+/// given its shape's per-leaf table (`leafTable`, LeafNeighbourTable.h) reads the leaf's row
+/// there; without one, from the staged `table`.
 template <int Log2BlockWidth, Resolver R, typename F>
 __hostdev__ inline void forEachResolvedTap(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
                                            uint32_t leafIndex, uint16_t voxelOffset, const ResolverTable<R>& table,
-                                           F&& f)
+                                           F&& f, const uint32_t* leafTable = nullptr)
 {
     static_assert(R != Resolver::NanoVDB13, "NanoVDB13 is a device-only reference path");
     if (leafIndex == UnusedLeafIndex) return;
+    if constexpr (isCachedResolver(R)) {
+        if (leafTable) {
+            if constexpr (R == Resolver::computeCrossStencilCached) {
+                uint64_t taps[CrossTapCount];
+                computeCrossStencilFromRow(grid, leafIndex, voxelOffset,
+                                           leafTable + uint64_t(leafIndex) * crossTableWidth, taps);
+                for (int t = 0; t < CrossTapCount; ++t)
+                    f(t, taps[t]);
+            } else {
+                forEachBoxStencilFromRow(grid, voxelOffset, leafTable + uint64_t(leafIndex) * boxTableWidth, f);
+            }
+            return;
+        }
+    }
     if constexpr (R == Resolver::forEachBoxStencil) {
         forEachBoxStencil(grid, leafIndex, voxelOffset, f);
     } else if constexpr (R == Resolver::forEachBoxStencilCached) {
