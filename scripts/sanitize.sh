@@ -25,7 +25,11 @@ mkdir -p "$build"
 #   so the 1,000 steps add time, not coverage.
 # The slowest kept, the 1000-step Adapt.SmokeOpenRuns1000StepsAndItsSetGrowsThenSettles, takes
 # 263-426 s under ASan (133 s in the normal build), in parallel with the rest.
-excluded=("Smoke.FireSceneRuns1000StepsFinite")
+# - GoldenFields.*: they compare field hashes recorded from the normal (Release, -O3) build, whose
+#   float code differs from this -O1 build's (GCC contracts a*b+c into FMAs, x86-64-v3 has them,
+#   at -O2 and above): the hashes are that build's, so they are asserted there. The steps they
+#   run are sanitized here through the Smoke, Heat, Adapt and SolverResolvers tests.
+excluded=("Smoke.FireSceneRuns1000StepsFinite" "GoldenFields[.]")
 exclude_re=$(IFS='|'; echo "${excluded[*]:-}")
 
 say "configuring build-asan/ ($cxx, -O1 -g, -fsanitize=address,undefined, VBM_CUDA=OFF)"
