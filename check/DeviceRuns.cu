@@ -1,5 +1,6 @@
 // CUDA runs of build, decode, resolvers and consumers (see DeviceRuns.h).
 #include "DeviceRuns.h"
+#include "vbm/LeafNeighbourTable.cuh"
 
 #include "ConsumerBody.h"
 #include "DeviceArray.h"
@@ -44,17 +45,49 @@ __global__ void nanovdbDecodeKernel(const IndexGrid* grid, const uint32_t* first
     voxelOffset[(b << L) + threadIdx.x] = sVoxel[threadIdx.x];
 }
 
+// A block body writing slot s's taps to out[(s.index - first)*T ..): every tap, or with octant
+// o >= 0 (box resolvers) only the octant's (SlotTaps::octant).
+template <Resolver R>
+struct TapWriter {
+    uint64_t* out;
+    uint64_t first;
+    int octant;
+    template <typename Taps>
+    __device__ void operator()(const SlotOf& s, Taps&& taps) const
+    {
+        uint64_t* dst = out + (s.index - first) * tapCount(R);
+        const auto write = [dst](int tap, uint64_t index) { dst[tap] = index; };
+        if constexpr (isBoxResolver(R)) {
+            if (octant >= 0) {
+                taps.octant((octant & 4) ? 1 : -1, (octant & 2) ? 1 : -1, (octant & 1) ? 1 : -1, write);
+                return;
+            }
+        }
+        taps(write);
+    }
+};
+
 // Resolver R through the block skeleton, as the solver and the bench run it; taps of slot s of
 // the run go to out[s*T .. s*T+T).
 template <int L, Resolver R>
-__global__ void skeletonTapsKernel(VbmView v, uint64_t blockBegin, uint64_t* out)
+__global__ void skeletonTapsKernel(VbmView v, uint64_t blockBegin, int octant, uint64_t* out)
 {
-    constexpr int T = tapCount(R);
     const uint64_t first = v.firstOffset + (blockBegin << L);
-    runThisSlot<L, R>(v, blockBegin + blockIdx.x, [&](const SlotOf& s, auto&& taps) {
-        uint64_t* dst = out + (s.index - first) * T;
-        taps([dst](int tap, uint64_t index) { dst[tap] = index; });
-    });
+    runThisSlot<L, R>(v, blockBegin + blockIdx.x, TapWriter<R>{out, first, octant});
+}
+
+// Resolver R through the run form (RunLength slots per thread, several VBM blocks per thread
+// block), as the solver runs it; taps laid out as skeletonTapsKernel's.
+constexpr int RunLength = 4, RunBlockThreads = 128;
+template <int L, Resolver R>
+__global__ void runTapsKernel(VbmView v, uint64_t blockBegin, uint64_t blockEnd, int octant, uint64_t* out)
+{
+    using Layout = RunLayout<L, RunLength>;
+    const uint64_t run = uint64_t(blockIdx.x) * RunBlockThreads + threadIdx.x;
+    const uint64_t b = blockBegin + Layout::blockOf(run);
+    if (b >= blockEnd) return;
+    const uint64_t first = v.firstOffset + (blockBegin << L);
+    runSlotRun<L, R, RunLength>(v, b, Layout::firstSlotOf(run), TapWriter<R>{out, first, octant});
 }
 
 // Resolver R through the entry point a user calls (docs/vbm.md): the cached forms' cooperative
@@ -196,8 +229,11 @@ void decodeOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, bool nanovdb
 }
 
 std::vector<uint64_t> resolveTapsOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, Resolver r,
-                                          uint64_t blockBegin, uint64_t blockEnd, DeviceTapPath path)
+                                          uint64_t blockBegin, uint64_t blockEnd, DeviceTapPath path, int octant)
 {
+    if (octant >= 0 &&
+        (!isBoxResolver(r) || path == DeviceTapPath::PublicApi || path == DeviceTapPath::PublicApiOddIdle))
+        throw std::invalid_argument("octants are for box resolvers, through the skeleton or the run form");
     return withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
         constexpr int L = decltype(l)::value;
         return withResolver(r, [&](auto tag) {
@@ -206,10 +242,29 @@ std::vector<uint64_t> resolveTapsOnDevice(const DeviceGrid& grid, const VbmMetad
             DeviceArray<uint64_t> taps((blockEnd - blockBegin) * (uint64_t(1) << L) * tapCount(R));
             std::vector<uint64_t> poison(taps.size(), 0xdeadbeefcafef00dull);
             taps.upload(poison);
-            const VbmView v = d.view(grid, vbm);
+            VbmView v = d.view(grid, vbm);
             const unsigned blocks = unsigned(blockEnd - blockBegin);
+            DeviceArray<uint32_t> boxTable, crossTable;
+            if constexpr (R != Resolver::NanoVDB13) {
+                if (blocks && path == DeviceTapPath::Runs) {
+                    boxTable = DeviceArray<uint32_t>(uint64_t(grid.leafCount()) * boxTableWidth);
+                    crossTable = DeviceArray<uint32_t>(uint64_t(grid.leafCount()) * crossTableWidth);
+                    checkCuda(buildLeafNeighbourTableDevice(grid.grid(), grid.leafCount(), true, boxTable.data()),
+                              "building the box leaf table");
+                    checkCuda(buildLeafNeighbourTableDevice(grid.grid(), grid.leafCount(), false, crossTable.data()),
+                              "building the cross leaf table");
+                    v.boxTable = boxTable.data(), v.crossTable = crossTable.data();
+                    const uint64_t threads = RunLayout<L, RunLength>::threads(blockEnd - blockBegin);
+                    runTapsKernel<L, R>
+                        <<<unsigned((threads + RunBlockThreads - 1) / RunBlockThreads), RunBlockThreads>>>(
+                            v, blockBegin, blockEnd, octant, taps.data());
+                    syncAndCheck("run-form resolver kernel");
+                    return taps.download();
+                }
+            }
+            if (path == DeviceTapPath::Runs) throw std::invalid_argument("NanoVDB13 has no run form");
             if (blocks && path == DeviceTapPath::Skeleton)
-                skeletonTapsKernel<L, R><<<blocks, 1u << L>>>(v, blockBegin, taps.data());
+                skeletonTapsKernel<L, R><<<blocks, 1u << L>>>(v, blockBegin, octant, taps.data());
             else if (blocks)
                 publicApiTapsKernel<L, R>
                     <<<blocks, 1u << L>>>(v, blockBegin, path == DeviceTapPath::PublicApiOddIdle, taps.data());

@@ -44,12 +44,15 @@ enum class DeviceTapPath {
     Skeleton,         ///< the block skeleton (runThisSlot), as the solver and the bench run it
     PublicApi,        ///< each resolver's documented entry point (the cached forms' cooperative wrappers)
     PublicApiOddIdle, ///< as PublicApi, odd threads returning before they decode (plain forms only)
+    Runs,             ///< the run form (runSlotRun, 4 slots per thread) with per-leaf tables built on the GPU
 };
 
 /// Taps of blocks [blockBegin, blockEnd), laid out as resolveTapsOnHost's.
+/// With octant o in 0..7 (box resolvers; the Skeleton and Runs paths), only that octant's taps
+/// (SlotTaps::octant; octantSigns in TapRuns.h); the others keep the poison.
 std::vector<uint64_t> resolveTapsOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, Resolver r,
                                           uint64_t blockBegin, uint64_t blockEnd,
-                                          DeviceTapPath path = DeviceTapPath::Skeleton);
+                                          DeviceTapPath path = DeviceTapPath::Skeleton, int octant = -1);
 
 /// As applyConsumerOnHost, on the GPU; NanoVDB13 included. Block widths 128 and 512 only.
 std::vector<float> applyConsumerOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, Resolver r, bool laplacian,

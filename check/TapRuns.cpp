@@ -48,7 +48,7 @@ struct LeafTables {
     std::vector<uint32_t> box, cross;
     LeafTables(const IndexGrid* grid, HostForm form)
     {
-        if (form != HostForm::SharedLeafTables) return;
+        if (form != HostForm::SharedLeafTables && form != HostForm::Runs) return;
         box = buildLeafNeighbourTableHost(grid, true);
         cross = buildLeafNeighbourTableHost(grid, false);
     }
@@ -58,6 +58,24 @@ struct LeafTables {
         return v;
     }
 };
+/// Blocks [b0, b1) of view v through host form `form` of the skeleton: body(slot, taps).
+template <int L, Resolver R, typename Body>
+void forEachSlotInForm(const VbmView& v, uint64_t b0, uint64_t b1, HostForm form, const Body& body)
+{
+    switch (form) {
+    case HostForm::Cpu:
+        forEachSlotOnHost<L, R>(v, b0, b1, body);
+        break;
+    case HostForm::Shared:
+    case HostForm::SharedLeafTables:
+        forEachSlotOnHostShared<L, R>(v, b0, b1, body);
+        break;
+    case HostForm::Runs:
+    case HostForm::RunsWithoutTables:
+        forEachBlockOnHost(b0, b1, [&](uint64_t b) { runBlockRunsOnHost<L, R, RunFormLength>(v, b, body); });
+        break;
+    }
+}
 } // namespace
 
 uint64_t countFallbackBlocks(const VbmMetadata& vbm)
@@ -72,8 +90,11 @@ uint64_t countFallbackBlocks(const VbmMetadata& vbm)
 }
 
 std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, uint64_t blockBegin,
-                                        uint64_t blockEnd, HostForm form)
+                                        uint64_t blockEnd, HostForm form, int octant)
 {
+    if (octant >= 0 && !isBoxResolver(r)) throw std::invalid_argument("octants are for box resolvers");
+    int sx = 0, sy = 0, sz = 0;
+    if (octant >= 0) octantSigns(octant, sx, sy, sz);
     const int taps = tapCount(r);
     const uint64_t width = uint64_t(1) << vbm.log2BlockWidth;
     std::vector<uint64_t> out((blockEnd - blockBegin) * width * taps, PoisonTap);
@@ -86,12 +107,16 @@ std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata
             const auto store = [&](const SlotOf& s, auto&& resolve) {
                 const uint64_t slot = s.index - vbm.extent.firstOffset - blockBegin * width;
                 uint64_t* dst = out.data() + slot * taps;
-                resolve([dst](int tap, uint64_t index) { dst[tap] = index; });
+                const auto write = [dst](int tap, uint64_t index) { dst[tap] = index; };
+                if constexpr (isBoxResolver(R)) {
+                    if (octant >= 0) {
+                        resolve.octant(sx, sy, sz, write);
+                        return;
+                    }
+                }
+                resolve(write);
             };
-            if (form == HostForm::Cpu)
-                forEachSlotOnHost<L, R>(view, blockBegin, blockEnd, store);
-            else
-                forEachSlotOnHostShared<L, R>(view, blockBegin, blockEnd, store);
+            forEachSlotInForm<L, R>(view, blockBegin, blockEnd, form, store);
         });
     });
     return out;
@@ -230,10 +255,7 @@ void consumeOnHost(const IndexGrid* grid, const VbmMetadata& vbm, bool laplacian
 {
     const ConsumerBody<C, isBoxResolver(R)> body{sidecar, out, laplacian};
     const LeafTables tables(grid, form);
-    if (form == HostForm::Cpu)
-        forEachSlotOnHost<L, R>(hostView(grid, vbm), 0, vbm.extent.blockCount, body);
-    else
-        forEachSlotOnHostShared<L, R>(tables.attach(hostView(grid, vbm)), 0, vbm.extent.blockCount, body);
+    forEachSlotInForm<L, R>(tables.attach(hostView(grid, vbm)), 0, vbm.extent.blockCount, form, body);
 }
 
 template <int C>

@@ -18,19 +18,48 @@ inline constexpr uint64_t PoisonTap = 0xdeadbeefcafef00dull;
 /// Which host form of the block skeleton a host run goes through: the CPU form
 /// (CpuBlockSkeleton.h, what the CPU backend runs), the shared form (the GPU's code slot by
 /// slot, BlockSkeleton.h), or the shared form with the grid's per-leaf neighbour tables in the
-/// view (LeafNeighbourTable.h: the cached resolvers read rows there instead of staging).
-enum class HostForm { Cpu, Shared, SharedLeafTables };
+/// view (LeafNeighbourTable.h: the cached resolvers read rows there instead of staging), or the
+/// run form (runSlotRun, the GPU's run code; a thread's runs of RunFormLength slots) with the
+/// per-leaf tables, or without them (the cached resolvers then walk the tree).
+enum class HostForm { Cpu, Shared, SharedLeafTables, Runs, RunsWithoutTables };
+
+/// Slots per run of the HostForm::Runs forms.
+inline constexpr int RunFormLength = 4;
+
+/// Every host form, for tests that go through all.
+inline constexpr HostForm AllHostForms[] = {HostForm::Cpu, HostForm::Shared, HostForm::SharedLeafTables, HostForm::Runs,
+                                            HostForm::RunsWithoutTables};
 
 /// A name for test traces and reports.
 inline const char* hostFormName(HostForm f)
 {
-    return f == HostForm::Cpu ? "CPU form" : f == HostForm::Shared ? "shared form" : "shared form, leaf tables";
+    switch (f) {
+    case HostForm::Cpu:
+        return "CPU form";
+    case HostForm::Shared:
+        return "shared form";
+    case HostForm::SharedLeafTables:
+        return "shared form, leaf tables";
+    case HostForm::Runs:
+        return "run form, leaf tables";
+    case HostForm::RunsWithoutTables:
+        return "run form, no tables";
+    }
+    return "?";
+}
+
+/// The signs (sx, sy, sz) of box octant o (0..7): bit 2, 1, 0 set for +x, +y, +z.
+inline void octantSigns(int o, int& sx, int& sy, int& sz)
+{
+    sx = (o & 4) ? 1 : -1, sy = (o & 2) ? 1 : -1, sz = (o & 1) ? 1 : -1;
 }
 
 /// Taps of blocks [blockBegin, blockEnd): taps[((b - blockBegin)*BlockWidth + slot)*tapCount(r) + tap].
-/// Computed on the host: decode, then resolver r (one of the six; not NanoVDB13).
+/// Computed on the host: decode, then resolver r (one of the six; not NanoVDB13). With octant
+/// o in 0..7 (box resolvers), only that octant's taps are resolved (SlotTaps::octant); the others
+/// stay PoisonTap.
 std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata& vbm, Resolver r, uint64_t blockBegin,
-                                        uint64_t blockEnd, HostForm form = HostForm::Cpu);
+                                        uint64_t blockEnd, HostForm form = HostForm::Cpu, int octant = -1);
 
 /// Outcome of a check.
 struct CheckResult {

@@ -7,6 +7,7 @@
 #include "TapRuns.h"
 #include "TestGrids.h"
 #include "vbm/BuildVoxelBlockManager.h"
+#include "vbm/LeafTaps.h"
 #include "vbm/Resolver.h"
 
 #include <gtest/gtest.h>
@@ -86,10 +87,13 @@ TEST_P(GpuVbm, EveryResolverMatchesReadAccessorAndHost)
 {
     SKIP_WITHOUT_GPU();
     const VbmMetadata m = buildVbmOnHost(g().grid(), log2Width());
-    for (cuda::DeviceTapPath path : {cuda::DeviceTapPath::Skeleton, cuda::DeviceTapPath::PublicApi})
+    for (cuda::DeviceTapPath path :
+         {cuda::DeviceTapPath::Skeleton, cuda::DeviceTapPath::PublicApi, cuda::DeviceTapPath::Runs})
         for (Resolver r : AllResolvers) {
-            SCOPED_TRACE(std::string(resolverName(r)) +
-                         (path == cuda::DeviceTapPath::Skeleton ? ", skeleton" : ", API"));
+            if (r == Resolver::NanoVDB13 && path == cuda::DeviceTapPath::Runs) continue; // no run form
+            SCOPED_TRACE(std::string(resolverName(r)) + (path == cuda::DeviceTapPath::Skeleton ? ", skeleton"
+                                                         : path == cuda::DeviceTapPath::Runs   ? ", run form"
+                                                                                               : ", API"));
             const auto taps = cuda::resolveTapsOnDevice(*g().device, m, r, 0, m.extent.blockCount, path);
             const CheckResult c = checkTaps(g().grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps);
             EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
@@ -97,6 +101,34 @@ TEST_P(GpuVbm, EveryResolverMatchesReadAccessorAndHost)
             if (r != Resolver::NanoVDB13) {
                 const auto host = resolveTapsOnHost(g().grid(), m, r, 0, m.extent.blockCount);
                 EXPECT_EQ(0, std::memcmp(taps.data(), host.data(), taps.size() * sizeof(uint64_t)));
+            }
+        }
+}
+
+// Octant taps on the GPU (SlotTaps::octant), through the skeleton and the run form: the full
+// stream's taps of the octant and nothing else (the full stream equals the CPU's: above).
+TEST_P(GpuVbm, OctantTapsAreTheFullStreamsTapsOfTheOctant)
+{
+    SKIP_WITHOUT_GPU();
+    const VbmMetadata m = buildVbmOnHost(g().grid(), log2Width());
+    const uint64_t slots = m.extent.blockCount << log2Width();
+    const auto full = cuda::resolveTapsOnDevice(*g().device, m, Resolver::computeBoxStencil, 0, m.extent.blockCount);
+    for (cuda::DeviceTapPath path : {cuda::DeviceTapPath::Skeleton, cuda::DeviceTapPath::Runs})
+        for (Resolver r : AllResolvers) {
+            if (!isBoxResolver(r) || (r == Resolver::NanoVDB13 && path == cuda::DeviceTapPath::Runs)) continue;
+            for (int o : {0, 2, 5, 7}) {
+                SCOPED_TRACE(std::string(resolverName(r)) + (path == cuda::DeviceTapPath::Runs ? ", run form" : "") +
+                             ", octant " + std::to_string(o));
+                int sx, sy, sz;
+                octantSigns(o, sx, sy, sz);
+                const auto oct = cuda::resolveTapsOnDevice(*g().device, m, r, 0, m.extent.blockCount, path, o);
+                uint64_t wrong = 0;
+                for (uint64_t s = 0; s < slots; ++s)
+                    for (int t = 0; t < BoxTapCount; ++t) {
+                        const uint64_t got = oct[s * BoxTapCount + t];
+                        wrong += inBoxOctant(t, sx, sy, sz) ? got != full[s * BoxTapCount + t] : got != PoisonTap;
+                    }
+                EXPECT_EQ(wrong, 0u);
             }
         }
 }

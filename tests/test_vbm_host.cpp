@@ -8,6 +8,7 @@
 #include "vbm/BitOps.h"
 #include "vbm/BuildVoxelBlockManager.h"
 #include "vbm/Resolver.h"
+#include "vbm/SlotRuns.h"
 #include "vbm/TreeWalkStencils.h"
 
 #include <gtest/gtest.h>
@@ -146,13 +147,17 @@ TEST_P(VbmHost, EveryResolverMatchesReadAccessorAndComputeBoxStencil)
     const auto baseline =
         resolveTapsOnHost(grid(), m, Resolver::computeBoxStencil, 0, m.extent.blockCount, HostForm::Shared);
     const uint64_t slots = m.extent.blockCount << log2Width();
-    for (HostForm form : {HostForm::Shared, HostForm::SharedLeafTables, HostForm::Cpu})
+    for (HostForm form : AllHostForms)
         for (Resolver r : VbmResolvers) {
             SCOPED_TRACE(std::string(resolverName(r)) + ", " + hostFormName(form));
             const auto taps = resolveTapsOnHost(grid(), m, r, 0, m.extent.blockCount, form);
-            const CheckResult c = checkTaps(grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps);
-            EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
-            EXPECT_EQ(c.checkedSlots, grid()->activeVoxelCount());
+            // The ReadAccessor check is the slow part: the run forms, held bytewise to the
+            // baseline below (itself checked here), skip it.
+            if (form != HostForm::Runs && form != HostForm::RunsWithoutTables) {
+                const CheckResult c = checkTaps(grid(), m, isBoxResolver(r), 0, m.extent.blockCount, taps);
+                EXPECT_TRUE(c.ok()) << c.mismatches << " wrong; first: " << c.firstMismatch;
+                EXPECT_EQ(c.checkedSlots, grid()->activeVoxelCount());
+            }
             if (isBoxResolver(r)) {
                 EXPECT_EQ(0, std::memcmp(taps.data(), baseline.data(), taps.size() * sizeof(uint64_t)));
             } else {
@@ -163,6 +168,74 @@ TEST_P(VbmHost, EveryResolverMatchesReadAccessorAndComputeBoxStencil)
                 EXPECT_EQ(differ, 0u);
             }
         }
+}
+
+// A thread's run of K slots decodes its first slot and steps to the rest (SlotRuns.h): every
+// slot lands on the (leaf, voxel) the select decode gives it, past leaf ends and the grid's
+// tail too, for runs of every length from 1 to the whole block.
+TEST_P(VbmHost, SlotRunsStepToTheVoxelsTheDecodeFinds)
+{
+    const VbmMetadata m = buildVbmOnHost(grid(), log2Width());
+    withBlockWidth(log2Width(), [&](auto l) {
+        constexpr int L = decltype(l)::value;
+        constexpr uint32_t W = 1u << L;
+        for (uint32_t K : {1u, 2u, 8u, W}) {
+            uint64_t mismatches = 0, steps = 0;
+            for (uint64_t b = 0; b < m.extent.blockCount; ++b) {
+                const uint64_t* jm = m.jumpMap.data() + b * BlockLayout<L>::JumpMapLength;
+                const uint64_t first = m.extent.firstOffset + (b << L);
+                SlotCursor c{};
+                for (uint32_t slot = 0; slot < W; ++slot) {
+                    if (slot % K == 0)
+                        c = decodeSlotCursor<L>(grid(), m.firstLeafID[b], jm, first, slot);
+                    else
+                        advanceSlotCursor(leaves(grid()), jm, slot, c), ++steps;
+                    const DecodedSlot d = decodeSlot<L>(grid(), m.firstLeafID[b], jm, first, slot);
+                    mismatches += c.leafIndex != d.leafIndex || c.voxelOffset != d.voxelOffset ||
+                                  (d.leafIndex != UnusedLeafIndex && (c.rank != d.rank || c.count != d.count));
+                }
+            }
+            EXPECT_EQ(mismatches, 0u) << "runs of " << K;
+            EXPECT_EQ(steps, K == 1 ? 0u : m.extent.blockCount * W / K * (K - 1));
+        }
+    });
+}
+
+// Each box resolver's octant taps (SlotTaps::octant: 8 taps resolved alone) are the full
+// stream's taps of that octant (every box resolver streams the same taps: the test above), and
+// nothing else is written: the CPU form, the shared form with per-leaf tables (the solver's
+// two) and the run form (the staged tables: test_vbm_gpu's skeleton path), every topology but the 1.29M-voxel shell
+// (the cost: the others hold every case of the shell and more) at width 128 (fallback blocks included), octants -+- and
+// +-+ (each axis both ways).
+TEST(VbmHostOctants, OctantTapsAreTheFullStreamsTapsOfTheOctant)
+{
+    for (int g = 1; g < int(std::size(TestGrids)); ++g) {
+        const IndexGrid* grid = gridOf(cachedGrid(g));
+        const VbmMetadata m = buildVbmOnHost(grid, 7);
+        const uint64_t slots = m.extent.blockCount << 7;
+        const auto full = resolveTapsOnHost(grid, m, Resolver::computeBoxStencil, 0, m.extent.blockCount);
+        for (HostForm form : {HostForm::Cpu, HostForm::SharedLeafTables, HostForm::Runs})
+            for (Resolver r : VbmResolvers) {
+                if (!isBoxResolver(r)) continue;
+                for (int o : {2, 5}) {
+                    SCOPED_TRACE(std::string(TestGrids[g].name) + ", " + resolverName(r) + ", " + hostFormName(form) +
+                                 ", octant " + std::to_string(o));
+                    int sx, sy, sz;
+                    octantSigns(o, sx, sy, sz);
+                    const auto oct = resolveTapsOnHost(grid, m, r, 0, m.extent.blockCount, form, o);
+                    uint64_t wrong = 0, resolved = 0;
+                    for (uint64_t s = 0; s < slots; ++s)
+                        for (int t = 0; t < BoxTapCount; ++t) {
+                            const uint64_t got = oct[s * BoxTapCount + t], want = full[s * BoxTapCount + t];
+                            const bool in = inBoxOctant(t, sx, sy, sz);
+                            wrong += in ? got != want : got != PoisonTap;
+                            resolved += in && got != PoisonTap;
+                        }
+                    EXPECT_EQ(wrong, 0u);
+                    EXPECT_EQ(resolved, grid->activeVoxelCount() * 8);
+                }
+            }
+    }
 }
 
 // The CPU form over a part of the blocks writes exactly those blocks' slots, as the shared form
@@ -223,7 +296,7 @@ TEST_P(ConsumersHost, BitwiseIdenticalAcrossResolversOfAShape)
         boxNorm += std::abs(boxRef[i]), lapNorm += std::abs(lapRef[i]);
     EXPECT_GT(boxNorm, 0.0);
     EXPECT_GT(lapNorm, 0.0);
-    for (HostForm form : {HostForm::Shared, HostForm::SharedLeafTables, HostForm::Cpu})
+    for (HostForm form : AllHostForms)
         for (Resolver r : VbmResolvers) {
             SCOPED_TRACE(std::string(resolverName(r)) + ", " + hostFormName(form));
             if (isBoxResolver(r)) {

@@ -17,6 +17,16 @@ __hostdev__ inline uint32_t popcount64(uint64_t w)
 #endif
 }
 
+/// Position of the lowest set bit of w (w != 0). Thread-local.
+__hostdev__ inline uint32_t countTrailingZeros64(uint64_t w)
+{
+#if defined(__CUDA_ARCH__)
+    return uint32_t(__ffsll(static_cast<long long>(w)) - 1);
+#else
+    return uint32_t(__builtin_ctzll(w));
+#endif
+}
+
 /// Set bits of w at positions <= bit (bit in [0, 63]). Thread-local.
 __hostdev__ inline uint32_t popcountThrough(uint64_t w, uint32_t bit)
 {

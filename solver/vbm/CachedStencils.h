@@ -48,13 +48,25 @@ __hostdev__ inline void forEachBoxStencilFromRow(const IndexGrid* grid, uint16_t
         f);
 }
 
+/// Streams the 8 box taps of octant (sx, sy, sz) of a voxel (forEachBoxOctantTapOf) from its
+/// leaf's row of neighbour leaves. Thread-local.
+template <typename F>
+__hostdev__ inline void forEachBoxOctantFromRow(const IndexGrid* grid, uint16_t voxelOffset, const uint32_t* row,
+                                                int sx, int sy, int sz, F&& f)
+{
+    forEachBoxOctantTapOf(
+        leaves(grid), voxelOffset, sx, sy, sz,
+        [row](uint32_t lx, uint32_t ly, uint32_t lz) { return row[lx * 9 + ly * 3 + lz]; }, f);
+}
+
 /// The 7 cross taps of a voxel from its leaf's row of neighbour leaves (7 entries: self, -x,
-/// +x, -y, +y, -z, +z). Thread-local.
+/// +x, -y, +y, -z, +z). `centre`: the voxel's value index where known (crossTapsOf). Thread-local.
 __hostdev__ inline void computeCrossStencilFromRow(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset,
-                                                   const uint32_t* row, uint64_t (&taps)[CrossTapCount])
+                                                   const uint32_t* row, uint64_t (&taps)[CrossTapCount],
+                                                   uint32_t centre = UnknownIndex)
 {
     crossTapsOf(
-        leaves(grid), leafIndex, voxelOffset, [row](int tap) { return row[tap]; }, taps);
+        leaves(grid), leafIndex, voxelOffset, [row](int tap) { return row[tap]; }, taps, centre);
 }
 
 // ------------------------------------------------------------------------------- box

@@ -71,7 +71,7 @@ inline void forEachLeafVoxelOnHost(const IndexGrid* grid, uint32_t l, uint64_t b
 /// The taps of resolver R (a cached one) from the voxel's entry `c` of its leaf's neighbourhood,
 /// f(tap, index) in tap order; the materialized forms fill their array first, as on the GPU.
 template <Resolver R, typename F>
-inline void neighbourhoodTaps(const uint64_t* c, F&& f)
+VBM_FORCE_INLINE void neighbourhoodTaps(const uint64_t* c, F&& f)
 {
     if constexpr (isBoxResolver(R)) {
         constexpr auto at = [] {
@@ -123,7 +123,9 @@ inline void runBlocksOnHost(const VbmView& v, uint64_t b0, uint64_t b1, Body&& b
                 leaf, [&](int di, int dj, int dk) { return acc.probeLeaf(o.offsetBy(8 * di, 8 * dj, 8 * dk)); });
             forEachLeafVoxelOnHost(v.grid, l, lo, hi, [&](const SlotOf& s) {
                 const uint64_t* c = nb.index + LeafNeighbourhood::entryOf(s.voxelOffset);
-                body(s, [c](auto&& f) { neighbourhoodTaps<R>(c, f); });
+                // an octant: filtered from the 27 (each tap is one load here)
+                const auto all = [c](auto&& f) { neighbourhoodTaps<R>(c, f); };
+                body(s, slotTaps(all, filteredOctant(all)));
             });
         });
     } else {
@@ -131,9 +133,7 @@ inline void runBlocksOnHost(const VbmView& v, uint64_t b0, uint64_t b1, Body&& b
         const ResolverTable<R> none{};
         forEachLeafRunOnHost<Log2BlockWidth>(v, b0, b1, [&](uint32_t l, uint64_t lo, uint64_t hi) {
             forEachLeafVoxelOnHost(v.grid, l, lo, hi, [&](const SlotOf& s) {
-                body(s, [&](auto&& f) {
-                    forEachResolvedTap<Log2BlockWidth, R>(v.grid, 0, nullptr, s.leafIndex, s.voxelOffset, none, f);
-                });
+                body(s, stagedSlotTaps<Log2BlockWidth, R>(v.grid, 0, nullptr, s, none, nullptr));
             });
         });
     }

@@ -36,16 +36,23 @@ __hostdev__ inline uint32_t selectActiveVoxel(const IndexLeaf& leaf, uint32_t k)
     return (word << 6) | selectInWord(d->mValueMask.words()[word], k - before);
 }
 
+/// A decoded slot: its leaf and voxel, the voxel's rank among the leaf's active voxels and the
+/// leaf's active count (leafIndex = UnusedLeafIndex past the last active voxel).
+struct DecodedSlot {
+    uint32_t leafIndex;
+    uint32_t voxelOffset;
+    uint32_t rank;
+    uint32_t count;
+};
+
 /// Decodes slot `slot` of the block whose first value index is blockFirstOffset and whose
-/// metadata is (firstLeafID, jumpMap: this block's JumpMapLength words) into the leaf index
-/// and the voxel offset within that leaf. O(1): a popcount rank over the jumpMap picks the
-/// leaf, a select through the leaf's prefix sums the voxel. Slots past the leaf's last
-/// active voxel (the tail of the last block) get UnusedLeafIndex / UnusedVoxelOffset.
+/// metadata is (firstLeafID, jumpMap: this block's JumpMapLength words). O(1): a popcount rank
+/// over the jumpMap picks the leaf, a select through the leaf's prefix sums the voxel. Slots
+/// past the leaf's last active voxel (the tail of the last block) get UnusedLeafIndex.
 /// Thread-local: no shared memory, no barrier, safe from divergent threads.
 template <int Log2BlockWidth>
-__hostdev__ inline void decodeInverseMap(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
-                                         uint64_t blockFirstOffset, uint32_t slot, uint32_t& leafIndex,
-                                         uint16_t& voxelOffset)
+__hostdev__ inline DecodedSlot decodeSlot(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
+                                          uint64_t blockFirstOffset, uint32_t slot)
 {
     const uint32_t slotWord = slot >> 6, slotBit = slot & 63u;
     uint32_t rank = 0;
@@ -62,13 +69,21 @@ __hostdev__ inline void decodeInverseMap(const IndexGrid* grid, uint32_t firstLe
     const IndexLeaf& leaf = leaves(grid)[leafID];
     // 32-bit: a VBM grid's value and slot indices fit (checkVbmGrid, MaxValueCount).
     const uint32_t k = uint32_t(blockFirstOffset + slot) - uint32_t(leaf.data()->firstOffset());
-    if (k >= leaf.data()->valueCount()) {
-        leafIndex = UnusedLeafIndex;
-        voxelOffset = UnusedVoxelOffset;
-        return;
-    }
-    leafIndex = leafID;
-    voxelOffset = uint16_t(selectActiveVoxel(leaf, k));
+    const uint32_t count = leaf.data()->valueCount();
+    if (k >= count) return {UnusedLeafIndex, UnusedVoxelOffset, 0, 0};
+    return {leafID, selectActiveVoxel(leaf, k), k, count};
+}
+
+/// decodeSlot's leaf index and voxel offset (UnusedLeafIndex / UnusedVoxelOffset past the last
+/// active voxel). Thread-local.
+template <int Log2BlockWidth>
+__hostdev__ inline void decodeInverseMap(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
+                                         uint64_t blockFirstOffset, uint32_t slot, uint32_t& leafIndex,
+                                         uint16_t& voxelOffset)
+{
+    const DecodedSlot d = decodeSlot<Log2BlockWidth>(grid, firstLeafID, jumpMap, blockFirstOffset, slot);
+    leafIndex = d.leafIndex;
+    voxelOffset = uint16_t(d.voxelOffset);
 }
 
 } // namespace vbm

@@ -23,18 +23,14 @@ inline constexpr uint32_t boxTableWidth = uint32_t(BoxTapCount), crossTableWidth
 __hostdev__ inline uint32_t boxNeighbourLeaf(const IndexGrid* grid, uint32_t self, uint32_t dir)
 {
     if (dir == 13) return self;
-    const int di = int(dir / 9) - 1, dj = int(dir / 3 % 3) - 1, dk = int(dir % 3) - 1;
-    return probeLeafIndex(grid, leaves(grid)[self].origin().offsetBy(8 * di, 8 * dj, 8 * dk));
+    return boxNeighbourAt(grid, leaves(grid)[self].origin(), int(dir / 9) - 1, int(dir / 3 % 3) - 1, int(dir % 3) - 1);
 }
 
 /// The leaf in cross direction `dir` (0 = self, then -x, +x, -y, +y, -z, +z) of leaf `self`.
 /// Thread-local.
 __hostdev__ inline uint32_t crossNeighbourLeaf(const IndexGrid* grid, uint32_t self, uint32_t dir)
 {
-    if (dir == 0) return self;
-    nanovdb::Coord o = leaves(grid)[self].origin();
-    o[(dir - 1) >> 1] += (dir & 1u) ? -8 : 8; // odd: the minus side
-    return probeLeafIndex(grid, o);
+    return dir == 0 ? self : crossNeighbourAt(grid, leaves(grid)[self].origin(), dir);
 }
 
 /// Fills entry e (leaf e / width, direction e % width) of a box or cross table: an element

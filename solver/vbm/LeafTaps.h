@@ -30,6 +30,21 @@ __hostdev__ inline uint32_t probeLeafIndex(const IndexGrid* grid, const nanovdb:
     return leaf ? uint32_t(leaf - leaves(grid)) : AbsentLeaf;
 }
 
+/// Index of the leaf (di, dj, dk) leaves away from the leaf at `origin`, or AbsentLeaf. The one
+/// neighbour-leaf probe of the box resolvers: the tree walks per voxel, the tables once per leaf.
+__hostdev__ inline uint32_t boxNeighbourAt(const IndexGrid* grid, const nanovdb::Coord& origin, int di, int dj, int dk)
+{
+    return probeLeafIndex(grid, origin.offsetBy(8 * di, 8 * dj, 8 * dk));
+}
+
+/// Index of the leaf across the face cross tap `tap` (1..6: -x, +x, -y, +y, -z, +z) leaves the
+/// leaf at `origin` by, or AbsentLeaf. The cross resolvers' one neighbour-leaf probe.
+__hostdev__ inline uint32_t crossNeighbourAt(const IndexGrid* grid, nanovdb::Coord origin, uint32_t tap)
+{
+    origin[(tap - 1) >> 1] += (tap & 1u) ? -8 : 8; // odd taps: the minus side
+    return probeLeafIndex(grid, origin);
+}
+
 /// Value index the first set bit of mask word xw of a leaf would have: the leaf's first offset
 /// plus the active voxels of words 0..xw-1 (its 9-bit prefix-sum field).
 __hostdev__ inline uint32_t sliceBase(const IndexLeaf& leaf, uint32_t xw)
@@ -114,6 +129,64 @@ __hostdev__ inline void forEachBoxTapOf(const IndexLeaf* leafArray, uint16_t vox
     }
 }
 
+/// True when box tap `tap` lies in the octant (sx, sy, sz) (each -1 or +1): each of its offsets
+/// is 0 or that axis's sign. An octant holds 8 taps; the centre lies in all of them.
+__hostdev__ inline constexpr bool inBoxOctant(int tap, int sx, int sy, int sz)
+{
+    const int di = tap / 9 - 1, dj = tap / 3 % 3 - 1, dk = tap % 3 - 1;
+    return (di == 0 || di == sx) && (dj == 0 || dj == sy) && (dk == 0 || dk == sz);
+}
+
+/// g(tap) for the 8 box taps of the octant (sx, sy, sz), in tap order.
+template <typename G>
+__hostdev__ inline void forEachBoxOctantTap(int sx, int sy, int sz, G&& g)
+{
+    const int di0 = sx < 0 ? 0 : 1, dj0 = sy < 0 ? 0 : 1, dk0 = sz < 0 ? 0 : 1; // (offset + 1) of the lower tap
+    for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 2; ++b)
+            for (int c = 0; c < 2; ++c)
+                g((di0 + a) * 9 + (dj0 + b) * 3 + dk0 + c);
+}
+
+/// Streams (tap, index) for the 8 box taps of octant (sx, sy, sz) (each -1 or +1) of voxel
+/// `voxelOffset`, in tap order: the taps forEachBoxTapOf gives for offsets (di, dj, dk) in
+/// {0, sx} x {0, sy} x {0, sz}, with the same values. What a trilinear interpolation towards a
+/// known side reads: two x-slices, two rows each, two taps per row, from at most four leaves
+/// per slice; leafOf as for forEachBoxTapOf, called only for the leaves these taps reach.
+template <typename LeafOf, typename F>
+__hostdev__ inline void forEachBoxOctantTapOf(const IndexLeaf* leafArray, uint16_t voxelOffset, int sx, int sy, int sz,
+                                              LeafOf&& leafOf, F&& f)
+{
+    const int x = voxelOffset >> 6, y = (voxelOffset >> 3) & 7, z = voxelOffset & 7;
+    const bool yEdge = sy < 0 ? y == 0 : y == 7, zEdge = sz < 0 ? z == 0 : z == 7;
+    const uint32_t yE = sy < 0 ? 0u : 2u, zE = sz < 0 ? 0u : 2u;
+    const int di0 = sx < 0 ? -1 : 0, dj0 = sy < 0 ? -1 : 0, t0 = sz < 0 ? 0 : 1; // t0: first z tap of a row
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int a = 0; a < 2; ++a) {
+        const int di = di0 + a, xs = x + di;
+        const uint32_t xw = uint32_t(xs) & 7u, lx = uint32_t(xs + 8) >> 3;
+        const uint32_t own = leafOf(lx, 1u, 1u);
+        const SliceWord v11 = sliceWord(leafArray, own, xw);
+        const SliceWord vY = sliceWord(leafArray, yEdge ? leafOf(lx, yE, 1u) : own, xw);
+        const SliceWord vZ = sliceWord(leafArray, zEdge ? leafOf(lx, 1u, zE) : own, xw);
+        const SliceWord vYZ = sliceWord(leafArray, yEdge && zEdge ? leafOf(lx, yE, zE) : own, xw);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+        for (int b = 0; b < 2; ++b) {
+            const int dj = dj0 + b;
+            const bool outY = dj != 0 && yEdge;
+            uint32_t t[3];
+            boxRowTaps(outY ? vY : v11, outY ? vYZ : vZ, (uint32_t(y + dj) & 7u) * 8u, uint32_t(z), t);
+            const int tap = (di + 1) * 9 + (dj + 1) * 3 + t0;
+            f(tap, uint64_t(t[t0]));
+            f(tap + 1, uint64_t(t[t0 + 1]));
+        }
+    }
+}
+
 /// Value index of bit `bit` of mask word `xw` of leaf `leafId`, 0 when the leaf is absent or
 /// the voxel inactive.
 __hostdev__ inline uint32_t leafTapIndex(const IndexLeaf* leafArray, uint32_t leafId, uint32_t xw, uint32_t bit)
@@ -127,16 +200,20 @@ __hostdev__ inline uint32_t leafTapIndex(const IndexLeaf* leafArray, uint32_t le
 /// mask words and the centre's index (a neighbour's index is the centre's plus or minus the
 /// active voxels between them); then, per axis, a voxel on the leaf's face replaces the tap
 /// that leaves it by a lookup in the neighbour leaf. A warp so runs at most three neighbour
-/// lookups, not six pairs of both paths.
+/// lookups, not six pairs of both paths. `centre`: the voxel's own value index where the caller
+/// knows it (a skeleton's slot index), which saves reading the leaf's offsets; UnknownIndex: the
+/// index is computed from the leaf.
+inline constexpr uint32_t UnknownIndex = 0xffffffffu;
 template <typename NeighbourOf>
 __hostdev__ inline void crossTapsOf(const IndexLeaf* leafArray, uint32_t leafIndex, uint16_t voxelOffset,
-                                    NeighbourOf&& neighbourOf, uint64_t (&taps)[CrossTapCount])
+                                    NeighbourOf&& neighbourOf, uint64_t (&taps)[CrossTapCount],
+                                    uint32_t centre = UnknownIndex)
 {
     const uint64_t* w = leafArray[leafIndex].data()->mValueMask.words();
     const uint32_t x = voxelOffset >> 6, b = voxelOffset & 63u, y = b >> 3, z = b & 7u;
     const uint64_t wSelf = w[x], wMinus = w[x > 0 ? x - 1 : x], wPlus = w[x < 7 ? x + 1 : x];
     const uint32_t below = popcount64(wSelf & ((uint64_t(1) << b) - 1));
-    const uint32_t c = sliceBase(leafArray[leafIndex], x) + below;
+    const uint32_t c = centre != UnknownIndex ? centre : sliceBase(leafArray[leafIndex], x) + below;
     const auto on = [](uint64_t word, uint32_t bit) { return ((word >> bit) & 1u) != 0; };
     // In-leaf values (meaningless on a face the tap leaves by; replaced below).
     uint32_t t1 = on(wMinus, b) ? c - popcount64(wMinus >> b) - below : 0;

@@ -52,6 +52,24 @@ __hostdev__ inline void stageResolverTable(const IndexGrid* grid, uint32_t first
     }
 }
 
+/// The taps of cached resolver R from its shape's per-leaf table (LeafNeighbourTable.h): the
+/// leaf's row in place of a staged one. f(tap, index) in tap order. Thread-local.
+template <Resolver R, typename F>
+__hostdev__ inline void forEachLeafTableTap(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset,
+                                            const uint32_t* leafTable, F&& f, uint32_t centre = UnknownIndex)
+{
+    static_assert(isCachedResolver(R), "only the cached resolvers read per-leaf tables");
+    if constexpr (R == Resolver::computeCrossStencilCached) {
+        uint64_t taps[CrossTapCount];
+        computeCrossStencilFromRow(grid, leafIndex, voxelOffset, leafTable + uint64_t(leafIndex) * crossTableWidth,
+                                   taps, centre);
+        for (int t = 0; t < CrossTapCount; ++t)
+            f(t, taps[t]);
+    } else {
+        forEachBoxStencilFromRow(grid, voxelOffset, leafTable + uint64_t(leafIndex) * boxTableWidth, f);
+    }
+}
+
 /// Resolve step of resolver R for one decoded slot: f(tap, index) in tap order
 /// (27 box taps or 7 cross taps). Nothing for UnusedLeafIndex. Thread-local. A cached resolver
 /// given its shape's per-leaf table (`leafTable`, LeafNeighbourTable.h) reads the leaf's row
@@ -65,15 +83,7 @@ __hostdev__ inline void forEachResolvedTap(const IndexGrid* grid, uint32_t first
     if (leafIndex == UnusedLeafIndex) return;
     if constexpr (isCachedResolver(R)) {
         if (leafTable) {
-            if constexpr (R == Resolver::computeCrossStencilCached) {
-                uint64_t taps[CrossTapCount];
-                computeCrossStencilFromRow(grid, leafIndex, voxelOffset,
-                                           leafTable + uint64_t(leafIndex) * crossTableWidth, taps);
-                for (int t = 0; t < CrossTapCount; ++t)
-                    f(t, taps[t]);
-            } else {
-                forEachBoxStencilFromRow(grid, voxelOffset, leafTable + uint64_t(leafIndex) * boxTableWidth, f);
-            }
+            forEachLeafTableTap<R>(grid, leafIndex, voxelOffset, leafTable, f);
             return;
         }
     }
@@ -100,6 +110,99 @@ __hostdev__ inline void forEachResolvedTap(const IndexGrid* grid, uint32_t first
         for (int t = 0; t < CrossTapCount; ++t)
             f(t, taps[t]);
     }
+}
+
+/// Resolve step of resolver R without a staged table, for skeletons that stage nothing (the
+/// run form): a cached resolver reads its shape's per-leaf table `leafTable`; given none, it
+/// resolves by the tree walk of its shape and form (the same taps). `centre` is the voxel's own
+/// value index (the cross forms then skip computing it). f(tap, index) in tap order; nothing for
+/// UnusedLeafIndex. Thread-local.
+template <int Log2BlockWidth, Resolver R, typename F>
+__hostdev__ inline void forEachUnstagedTap(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset,
+                                           uint32_t centre, const uint32_t* leafTable, F&& f)
+{
+    static_assert(R != Resolver::NanoVDB13, "NanoVDB13 is a device-only reference path");
+    constexpr Resolver Walk = !isCachedResolver(R)                       ? R
+                              : R == Resolver::computeCrossStencilCached ? Resolver::computeCrossStencil
+                              : R == Resolver::forEachBoxStencilCached   ? Resolver::forEachBoxStencil
+                                                                         : Resolver::computeBoxStencil;
+    if (leafIndex == UnusedLeafIndex) return;
+    if constexpr (isCachedResolver(R)) {
+        if (leafTable) {
+            forEachLeafTableTap<R>(grid, leafIndex, voxelOffset, leafTable, f, centre);
+            return;
+        }
+    }
+    if constexpr (Walk == Resolver::computeCrossStencil) {
+        uint64_t taps[CrossTapCount];
+        computeCrossStencil(grid, leafIndex, voxelOffset, taps, centre);
+        for (int t = 0; t < CrossTapCount; ++t)
+            f(t, taps[t]);
+    } else {
+        forEachResolvedTap<Log2BlockWidth, Walk>(grid, 0, nullptr, leafIndex, voxelOffset, NoStencilTable{}, f);
+    }
+}
+
+namespace detail {
+/// The octant's taps from a leaf's row of neighbour leaves, or by the tree walk without one;
+/// a materialized resolver fills its array of 8 first, then streams it.
+template <Resolver R, typename F>
+__hostdev__ inline void octantFromRowOrWalk(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset,
+                                            const uint32_t* row, int sx, int sy, int sz, F&& f)
+{
+    const auto stream = [&](auto&& g) {
+        if (row)
+            forEachBoxOctantFromRow(grid, voxelOffset, row, sx, sy, sz, g);
+        else
+            forEachBoxOctant(grid, leafIndex, voxelOffset, sx, sy, sz, g);
+    };
+    if constexpr (isStreamedResolver(R)) {
+        stream(f);
+    } else {
+        uint64_t taps[8];
+        int n = 0;
+        stream([&](int, uint64_t index) { taps[n++] = index; });
+        n = 0;
+        forEachBoxOctantTap(sx, sy, sz, [&](int tap) { f(tap, taps[n++]); });
+    }
+}
+} // namespace detail
+
+/// The 8 taps of box octant (sx, sy, sz) (each -1 or +1) through box resolver R: the taps
+/// forEachResolvedTap gives for offsets in {0, sx} x {0, sy} x {0, sz}, the same values in the
+/// same order, resolved alone (forEachBoxOctantTapOf): what a trilinear interpolation towards a
+/// known side needs, at about a third of the work. Tables as forEachResolvedTap. Nothing for
+/// UnusedLeafIndex. Thread-local once staged.
+template <int Log2BlockWidth, Resolver R, typename F>
+__hostdev__ inline void forEachResolvedOctantTap(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
+                                                 uint32_t leafIndex, uint16_t voxelOffset,
+                                                 const ResolverTable<R>& table, int sx, int sy, int sz, F&& f,
+                                                 const uint32_t* leafTable = nullptr)
+{
+    static_assert(isBoxResolver(R) && R != Resolver::NanoVDB13, "octants are for our box resolvers");
+    if (leafIndex == UnusedLeafIndex) return;
+    const uint32_t* row = nullptr;
+    if constexpr (isCachedResolver(R)) {
+        if (leafTable)
+            row = leafTable + uint64_t(leafIndex) * boxTableWidth;
+        else if (blockIsCached<Log2BlockWidth>(jumpMap))
+            row = table.leaf[leafIndex - firstLeafID];
+    } else {
+        (void)firstLeafID, (void)jumpMap, (void)table, (void)leafTable;
+    }
+    detail::octantFromRowOrWalk<R>(grid, leafIndex, voxelOffset, row, sx, sy, sz, f);
+}
+
+/// forEachResolvedOctantTap with nothing staged (the run form): the per-leaf table, or the tree
+/// walk without one. Thread-local.
+template <Resolver R, typename F>
+__hostdev__ inline void forEachUnstagedOctantTap(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset,
+                                                 const uint32_t* leafTable, int sx, int sy, int sz, F&& f)
+{
+    static_assert(isBoxResolver(R) && R != Resolver::NanoVDB13, "octants are for our box resolvers");
+    if (leafIndex == UnusedLeafIndex) return;
+    const uint32_t* row = isCachedResolver(R) && leafTable ? leafTable + uint64_t(leafIndex) * boxTableWidth : nullptr;
+    detail::octantFromRowOrWalk<R>(grid, leafIndex, voxelOffset, row, sx, sy, sz, f);
 }
 
 } // namespace vbm

@@ -80,11 +80,26 @@ __hostdev__ inline void forEachBoxStencil(const IndexGrid* grid, uint32_t leafIn
     const IndexLeaf* const leafArray = leaves(grid);
     const nanovdb::Coord o = leafArray[leafIndex].origin();
     const auto leafOf = [&](uint32_t lx, uint32_t ly, uint32_t lz) {
-        return lx == 1 && ly == 1 && lz == 1
-                   ? leafIndex
-                   : probeLeafIndex(grid, o.offsetBy(8 * (int(lx) - 1), 8 * (int(ly) - 1), 8 * (int(lz) - 1)));
+        return lx == 1 && ly == 1 && lz == 1 ? leafIndex
+                                             : boxNeighbourAt(grid, o, int(lx) - 1, int(ly) - 1, int(lz) - 1);
     };
     forEachBoxTapOf(leafArray, voxelOffset, leafOf, f);
+}
+
+/// Streams (tap, index) for the 8 box taps of octant (sx, sy, sz) (forEachBoxOctantTapOf), in
+/// tap order, finding neighbour leaves by walks from the root. Thread-local.
+template <typename F>
+__hostdev__ inline void forEachBoxOctant(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset, int sx,
+                                         int sy, int sz, F&& f)
+{
+    if (leafIndex == UnusedLeafIndex) return;
+    const IndexLeaf* const leafArray = leaves(grid);
+    const nanovdb::Coord o = leafArray[leafIndex].origin();
+    const auto leafOf = [&](uint32_t lx, uint32_t ly, uint32_t lz) {
+        return lx == 1 && ly == 1 && lz == 1 ? leafIndex
+                                             : boxNeighbourAt(grid, o, int(lx) - 1, int(ly) - 1, int(lz) - 1);
+    };
+    forEachBoxOctantTapOf(leafArray, voxelOffset, sx, sy, sz, leafOf, f);
 }
 
 /// Materializes the 27 box taps. Thread-local.
@@ -95,19 +110,15 @@ __hostdev__ inline void computeBoxStencil(const IndexGrid* grid, uint32_t leafIn
 }
 
 /// Materializes the 7 cross taps: the neighbour leaf across a face the voxel lies on by a walk
-/// from the root. Thread-local.
+/// from the root. `centre`: the voxel's value index where known (crossTapsOf). Thread-local.
 __hostdev__ inline void computeCrossStencil(const IndexGrid* grid, uint32_t leafIndex, uint16_t voxelOffset,
-                                            uint64_t (&taps)[CrossTapCount])
+                                            uint64_t (&taps)[CrossTapCount], uint32_t centre = UnknownIndex)
 {
     if (leafIndex == UnusedLeafIndex) return;
     const IndexLeaf* const leafArray = leaves(grid);
     const nanovdb::Coord o = leafArray[leafIndex].origin();
-    const auto neighbourOf = [&](int tap) {
-        nanovdb::Coord n = o;
-        n[(tap - 1) >> 1] += (tap & 1) ? -8 : 8; // odd taps: the minus side
-        return probeLeafIndex(grid, n);
-    };
-    crossTapsOf(leafArray, leafIndex, voxelOffset, neighbourOf, taps);
+    const auto neighbourOf = [&](int tap) { return crossNeighbourAt(grid, o, uint32_t(tap)); };
+    crossTapsOf(leafArray, leafIndex, voxelOffset, neighbourOf, taps, centre);
 }
 
 } // namespace vbm
