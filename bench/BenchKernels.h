@@ -81,6 +81,15 @@ struct KernelRef {
 void launchVbmConsumer(vbm::Resolver r, const SparseProblem& p, cudaStream_t stream);
 KernelRef vbmConsumerKernel(vbm::Resolver r, int log2Width, int channels);
 
+/// Run lengths (slots per thread) the run consumers are compiled for.
+inline constexpr int RunLengths[] = {2, 4, 8};
+/// True when the run form of the consumer is compiled for resolver r and C channels.
+bool hasRunConsumer(vbm::Resolver r, int channels);
+/// The consumer through the run form (vbm::runSlotRun): a thread takes runLength consecutive
+/// slots; the cached resolvers read p's per-leaf tables (they must be set). Widths 128 and 512.
+void launchVbmRunConsumer(vbm::Resolver r, int runLength, const SparseProblem& p, cudaStream_t stream);
+KernelRef vbmRunConsumerKernel(vbm::Resolver r, int runLength, int log2Width, int channels);
+
 /// What NanoVDB users write today: a thread per voxel slot of each leaf (inactive ones leave),
 /// each tap a ReadAccessor::getValue.
 void launchAccessorConsumer(bool box, const SparseProblem& p, cudaStream_t stream);

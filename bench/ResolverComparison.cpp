@@ -71,6 +71,14 @@ const char* resolution(Resolver r) { return vbm::isCachedResolver(r) ? "cached t
 /// The name of a cached resolver reading the grid's per-leaf tables instead of staging.
 std::string withLeafTable(Resolver r) { return std::string(vbm::resolverName(r)) + " + leaf table"; }
 
+/// The name of resolver r through the run form, K slots per thread (the cached ones read the
+/// per-leaf tables there).
+std::string inRuns(Resolver r, int K)
+{
+    return (vbm::isCachedResolver(r) ? withLeafTable(r) : std::string(vbm::resolverName(r))) + ", runs of " +
+           std::to_string(K);
+}
+
 // The round order is fixed: every resolver at each width, ReadAccessor, dense, the copy.
 Comparison makeVariants(const Options& opt, const GridOnDevice& g, ChannelData& d, CopyBuffers& copy)
 {
@@ -99,6 +107,21 @@ Comparison makeVariants(const Options& opt, const GridOnDevice& g, ChannelData& 
                           {}});
             info.push_back({withLeafTable(r), vbm::isBoxResolver(r) ? "box" : "cross", 1 << l,
                             sparseBytes + metaBytes + tableBytes});
+        }
+        for (Resolver r : vbm::VbmResolvers) {
+            if (!hasRunConsumer(r, C)) continue;
+            const auto p = d.problem(g, l, true);
+            const double tableBytes =
+                vbm::isCachedResolver(r)
+                    ? double(g.leafCount) * (vbm::isBoxResolver(r) ? vbm::boxTableWidth : vbm::crossTableWidth) * 4
+                    : 0.0;
+            for (int K : RunLengths) {
+                vs.push_back({inRuns(r, K) + "@" + std::to_string(1 << l),
+                              [p, r, K](cudaStream_t s) { launchVbmRunConsumer(r, K, p, s); },
+                              {}});
+                info.push_back({inRuns(r, K), vbm::isBoxResolver(r) ? "box" : "cross", 1 << l,
+                                sparseBytes + metaBytes + tableBytes});
+            }
         }
     }
     const auto p0 = d.problem(g, opt.widths[0]);
@@ -214,9 +237,10 @@ void printResolverTable(const Options& opt, const std::string& gridName, int C, 
     for (size_t k = 0; k < opt.widths.size(); ++k)
         std::printf("---|---|---|");
     std::printf("\n");
-    const auto row = [&](Resolver r, bool leafTable) {
-        const std::string k0 = leafTable ? withLeafTable(r) : vbm::resolverName(r);
-        const KernelRef kr = vbmConsumerKernel(r, opt.widths[0], C);
+    // K: slots per thread of the run form, 0 for the one-slot skeleton.
+    const auto row = [&](Resolver r, bool leafTable, int K) {
+        const std::string k0 = K ? inRuns(r, K) : leafTable ? withLeafTable(r) : vbm::resolverName(r);
+        const KernelRef kr = K ? vbmRunConsumerKernel(r, K, opt.widths[0], C) : vbmConsumerKernel(r, opt.widths[0], C);
         cudaFuncAttributes a{};
         checkCuda(cudaFuncGetAttributes(&a, kr.function), "cudaFuncGetAttributes");
         const bool box = vbm::isBoxResolver(r);
@@ -232,9 +256,13 @@ void printResolverTable(const Options& opt, const std::string& gridName, int C, 
         std::printf("\n");
     };
     for (Resolver r : vbm::VbmResolvers)
-        row(r, false);
+        row(r, false, 0);
     for (Resolver r : vbm::VbmResolvers)
-        if (vbm::isCachedResolver(r)) row(r, true);
+        if (vbm::isCachedResolver(r)) row(r, true, 0);
+    for (Resolver r : vbm::VbmResolvers)
+        if (hasRunConsumer(r, C))
+            for (int K : RunLengths)
+                row(r, vbm::isCachedResolver(r), K);
     std::printf("\n(/ dense: median over the dense floor of the same shape and voxel count, this run.)\n");
 }
 

@@ -23,18 +23,33 @@ constexpr int minBlocksPerSM()
     return vbm::isBoxResolver(R) ? 1024 >> L : 1536 >> L;
 }
 
+/// The consumer's block body: the sum of the C sidecar channels over the taps, written to the
+/// voxel's C outputs. Every variant runs it.
+template <int C>
+struct SidecarSumBody {
+    const float* sidecar;
+    float* out;
+    template <typename Taps>
+    __device__ void operator()(const vbm::SlotOf& s, Taps&& taps) const
+    {
+        vbm::BoxSumAccumulator<C> sum{sidecar};
+        taps(sum);
+        float* dst = out + s.index * C;
+        for (int ch = 0; ch < C; ++ch)
+            dst[ch] = sum.acc[ch];
+    }
+};
+
+/// The VbmView of a problem.
+inline __host__ __device__ vbm::VbmView viewOf(const SparseProblem& p)
+{
+    return {p.grid, p.firstLeafID, p.jumpMap, p.firstOffset, p.blockCount, 0, p.boxTable, p.crossTable};
+}
+
 template <int L, vbm::Resolver R, int C>
 __global__ void __launch_bounds__(1 << L, minBlocksPerSM<R, L>()) vbmConsumer(SparseProblem p)
 {
-    using namespace vbm;
-    const VbmView v{p.grid, p.firstLeafID, p.jumpMap, p.firstOffset, p.blockCount, 0, p.boxTable, p.crossTable};
-    runThisSlot<L, R>(v, blockIdx.x, [&](const SlotOf& s, auto&& taps) {
-        BoxSumAccumulator<C> sum{p.sidecar};
-        taps(sum);
-        float* dst = p.out + s.index * C;
-        for (int ch = 0; ch < C; ++ch)
-            dst[ch] = sum.acc[ch];
-    });
+    vbm::runThisSlot<L, R>(viewOf(p), blockIdx.x, SidecarSumBody<C>{p.sidecar, p.out});
 }
 
 template <int L>
