@@ -110,7 +110,12 @@ std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata
                 const auto write = [dst](int tap, uint64_t index) { dst[tap] = index; };
                 if constexpr (isBoxResolver(R)) {
                     if (octant >= 0) {
-                        resolve.octant(sx, sy, sz, write);
+                        // a tap out of the octant's order (the solver's bodies count on it) is
+                        // written wrong
+                        int k = 0;
+                        resolve.octant(sx, sy, sz, [&](int tap, uint64_t index) {
+                            dst[tap] = boxOctantTap(sx, sy, sz, k++) == tap ? index : index ^ (uint64_t(1) << 63);
+                        });
                         return;
                     }
                 }

@@ -10,23 +10,36 @@
 
 namespace vbm::solver {
 
-/// g(tap, index) for the taps of a trilinear read towards octant (sx, sy, sz), in tap order; g
-/// skips the taps of weight 0, which every tap outside the octant has. On the GPU only the
-/// octant's 8 taps are resolved (taps.octant). On a CPU core the 27 are streamed as before
-/// octants: a tap is one load there, so there is little to save, and the host code then compiles
-/// as it did (its float sums, FMA contractions included, stay bitwise those of every resolver;
-/// a filtered octant stream broke that for one resolver, and streaming the octant's 8 with
-/// run-time tap numbers made the CPU's advection 1.6x slower). The same taps reach g's sums in
-/// the same order either way.
-template <typename Taps, typename G>
-__hostdev__ inline void forEachOctantTap(Taps&& taps, int sx, int sy, int sz, G&& g)
+// On the GPU the bodies resolve only the octant(s) their trilinear reads lie in (taps.octant: 8
+// taps instead of 27). On a CPU core they stream the 27 as before octants: a tap is one load
+// there, so there is little to save, and the host code then compiles as it did (its float sums,
+// FMA contractions included, stay bitwise those of every resolver; a filtered octant stream
+// broke that for one resolver, and streaming the octant's 8 with run-time tap numbers made the
+// CPU's advection 1.6x slower). The same taps reach each sum in the same order either way.
+
+/// An axis's two weights over an octant's offsets, lower offset first. An octant streams its 8
+/// taps in tap order, so its c-th tap (c = 0..7) is corner (c >> 2, (c >> 1) & 1, c & 1): a
+/// body counting the calls gets its weights from registers, where indexing the 3 weights by a
+/// run-time tap number would put them in local memory.
+struct OctantAxis {
+    float w0, w1;
+    __hostdev__ float at(int corner) const { return corner ? w1 : w0; }
+    /// The weights w[k] of the octant's offsets towards side s (k = 0, 1, 2 for -1, 0, +1).
+    __hostdev__ static OctantAxis towards(const float (&w)[3], int s)
+    {
+        return s < 0 ? OctantAxis{w[0], w[1]} : OctantAxis{w[1], w[2]};
+    }
+    /// The mirrored weights w[2 - k] over the octant towards -s.
+    __hostdev__ static OctantAxis mirrored(const float (&w)[3], int s)
+    {
+        return s > 0 ? OctantAxis{w[2], w[1]} : OctantAxis{w[1], w[0]};
+    }
+};
+
+/// The product of the three axes' weights at octant corner c, x's first (as wx * wy * wz).
+__hostdev__ inline float cornerWeight(const OctantAxis& x, const OctantAxis& y, const OctantAxis& z, int c)
 {
-#if defined(__CUDA_ARCH__)
-    taps.octant(sx, sy, sz, g);
-#else
-    (void)sx, (void)sy, (void)sz;
-    taps(g);
-#endif
+    return x.at(c >> 2) * y.at((c >> 1) & 1) * z.at(c & 1);
 }
 
 /// Channels moved by semi-Lagrangian advection: density, temperature, centred velocity.
@@ -52,17 +65,30 @@ struct Advect {
         axisWeights(-dtOverH * cv[i], wy);
         axisWeights(-dtOverH * cw[i], wz);
         float acc[Channels] = {};
+#if defined(__CUDA_ARCH__)
         // Every tap of nonzero weight lies in the octant towards the departure point: only its
         // 8 taps are read, in the order the 27 would come in (the same sum).
-        forEachOctantTap(taps, towards(wx), towards(wy), towards(wz), [&](int tap, uint64_t n) {
-            // (indexing puts the weights in local memory; selects measured slower: 2.90 against
-            // 2.40 ms per step on the 4.2M plume, H200)
-            const float weight = wx[tap / 9] * wy[(tap / 3) % 3] * wz[tap % 3];
+        const int sx = towards(wx), sy = towards(wy), sz = towards(wz);
+        const OctantAxis ox = OctantAxis::towards(wx, sx), oy = OctantAxis::towards(wy, sy),
+                         oz = OctantAxis::towards(wz, sz);
+        int corner = 0;
+        taps.octant(sx, sy, sz, [&](int, uint64_t n) {
+            const float weight = cornerWeight(ox, oy, oz, corner++);
             if (weight == 0.f) return; // an axis's displacement is 0: skip the load
             const uint64_t src = n ? n : i;
             for (int ch = 0; ch < Channels; ++ch)
                 acc[ch] += weight * in[ch][src];
         });
+#else
+        taps([&](int tap, uint64_t n) {
+            // (the tap numbers are constants here: the weights stay in registers)
+            const float weight = wx[tap / 9] * wy[(tap / 3) % 3] * wz[tap % 3];
+            if (weight == 0.f) return; // at least 19 of the 27 taps: skip their loads
+            const uint64_t src = n ? n : i;
+            for (int ch = 0; ch < Channels; ++ch)
+                acc[ch] += weight * in[ch][src];
+        });
+#endif
         for (int ch = 0; ch < Channels; ++ch)
             out[ch][i] = acc[ch];
     }
@@ -112,16 +138,24 @@ struct MacCormackCorrect {
 #if defined(__CUDA_ARCH__)
         // The backward weights are nonzero in the mirrored octant only, the bounds' taps lie in
         // the forward one: two octants of 8 taps resolved instead of 27, each in tap order.
+        // Weights by corner (OctantAxis).
         const int sx = Advect<>::towards(wx), sy = Advect<>::towards(wy), sz = Advect<>::towards(wz);
-        taps.octant(-sx, -sy, -sz, [&](int tap, uint64_t n) {
-            const float wb = wx[2 - tap / 9] * wy[2 - (tap / 3) % 3] * wz[2 - tap % 3];
+        const OctantAxis bx = OctantAxis::mirrored(wx, sx), by = OctantAxis::mirrored(wy, sy),
+                         bz = OctantAxis::mirrored(wz, sz);
+        int corner = 0;
+        taps.octant(-sx, -sy, -sz, [&](int, uint64_t n) {
+            const float wb = cornerWeight(bx, by, bz, corner++);
             if (wb == 0.f) return;
             const uint64_t src = n ? n : i;
             for (int ch = 0; ch < Channels; ++ch)
                 back[ch] += wb * forward[ch][src];
         });
-        taps.octant(sx, sy, sz, [&](int tap, uint64_t n) {
-            if (wx[tap / 9] == 0.f || wy[(tap / 3) % 3] == 0.f || wz[tap % 3] == 0.f) return;
+        const OctantAxis fx = OctantAxis::towards(wx, sx), fy = OctantAxis::towards(wy, sy),
+                         fz = OctantAxis::towards(wz, sz);
+        corner = 0;
+        taps.octant(sx, sy, sz, [&](int, uint64_t n) {
+            const int c = corner++;
+            if (fx.at(c >> 2) == 0.f || fy.at((c >> 1) & 1) == 0.f || fz.at(c & 1) == 0.f) return;
             const uint64_t src = n ? n : i;
             for (int ch = 0; ch < Channels; ++ch) {
                 const float v = phi[ch][src];
@@ -130,7 +164,7 @@ struct MacCormackCorrect {
             }
         });
 #else
-        // On a CPU core one pass over the 27, as before octants (forEachOctantTap says why): the
+        // On a CPU core one pass over the 27, as before octants (see the top of this file): the
         // same taps reach each sum, in the same order, as the two octants on the GPU.
         taps([&](int tap, uint64_t n) {
             const uint64_t src = n ? n : i;

@@ -137,15 +137,20 @@ __hostdev__ inline constexpr bool inBoxOctant(int tap, int sx, int sy, int sz)
     return (di == 0 || di == sx) && (dj == 0 || dj == sy) && (dk == 0 || dk == sz);
 }
 
+/// The k-th (0..7) box tap of the octant (sx, sy, sz) in tap order: its corner
+/// (k >> 2, (k >> 1) & 1, k & 1), each 0 for the axis's lower offset, 1 for the higher.
+__hostdev__ inline constexpr int boxOctantTap(int sx, int sy, int sz, int k)
+{
+    const int di0 = sx < 0 ? 0 : 1, dj0 = sy < 0 ? 0 : 1, dk0 = sz < 0 ? 0 : 1; // (offset + 1) of the lower tap
+    return (di0 + (k >> 2)) * 9 + (dj0 + ((k >> 1) & 1)) * 3 + dk0 + (k & 1);
+}
+
 /// g(tap) for the 8 box taps of the octant (sx, sy, sz), in tap order.
 template <typename G>
 __hostdev__ inline void forEachBoxOctantTap(int sx, int sy, int sz, G&& g)
 {
-    const int di0 = sx < 0 ? 0 : 1, dj0 = sy < 0 ? 0 : 1, dk0 = sz < 0 ? 0 : 1; // (offset + 1) of the lower tap
-    for (int a = 0; a < 2; ++a)
-        for (int b = 0; b < 2; ++b)
-            for (int c = 0; c < 2; ++c)
-                g((di0 + a) * 9 + (dj0 + b) * 3 + dk0 + c);
+    for (int k = 0; k < 8; ++k)
+        g(boxOctantTap(sx, sy, sz, k));
 }
 
 /// Streams (tap, index) for the 8 box taps of octant (sx, sy, sz) (each -1 or +1) of voxel
@@ -181,8 +186,9 @@ __hostdev__ inline void forEachBoxOctantTapOf(const IndexLeaf* leafArray, uint16
             uint32_t t[3];
             boxRowTaps(outY ? vY : v11, outY ? vYZ : vZ, (uint32_t(y + dj) & 7u) * 8u, uint32_t(z), t);
             const int tap = (di + 1) * 9 + (dj + 1) * 3 + t0;
-            f(tap, uint64_t(t[t0]));
-            f(tap + 1, uint64_t(t[t0 + 1]));
+            // selects, not t[t0]: a run-time index would put t in local memory
+            f(tap, uint64_t(t0 ? t[1] : t[0]));
+            f(tap + 1, uint64_t(t0 ? t[2] : t[1]));
         }
     }
 }
