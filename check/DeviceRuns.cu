@@ -59,12 +59,10 @@ struct TapWriter {
         const auto write = [dst](int tap, uint64_t index) { dst[tap] = index; };
         if constexpr (isBoxResolver(R)) {
             if (octant >= 0) {
-                // a tap out of the octant's order (the solver's bodies count on it) is written wrong
+                // by corner, as the solver's bodies take them: a tap out of the octant's order lands on another tap
                 const int sx = (octant & 4) ? 1 : -1, sy = (octant & 2) ? 1 : -1, sz = (octant & 1) ? 1 : -1;
-                int k = 0;
-                taps.octant(sx, sy, sz, [&](int tap, uint64_t index) {
-                    dst[tap] = boxOctantTap(sx, sy, sz, k++) == tap ? index : index ^ (uint64_t(1) << 63);
-                });
+                taps.octantCorners(sx, sy, sz,
+                                   [&](int corner, uint64_t index) { dst[boxOctantTap(sx, sy, sz, corner)] = index; });
                 return;
             }
         }

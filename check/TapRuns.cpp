@@ -110,11 +110,10 @@ std::vector<uint64_t> resolveTapsOnHost(const IndexGrid* grid, const VbmMetadata
                 const auto write = [dst](int tap, uint64_t index) { dst[tap] = index; };
                 if constexpr (isBoxResolver(R)) {
                     if (octant >= 0) {
-                        // a tap out of the octant's order (the solver's bodies count on it) is
-                        // written wrong
-                        int k = 0;
-                        resolve.octant(sx, sy, sz, [&](int tap, uint64_t index) {
-                            dst[tap] = boxOctantTap(sx, sy, sz, k++) == tap ? index : index ^ (uint64_t(1) << 63);
+                        // by corner, as the solver's bodies take them: a tap out of the
+                        // octant's order lands on another tap
+                        resolve.octantCorners(sx, sy, sz, [&](int corner, uint64_t index) {
+                            dst[boxOctantTap(sx, sy, sz, corner)] = index;
                         });
                         return;
                     }

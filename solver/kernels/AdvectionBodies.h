@@ -17,10 +17,9 @@ namespace vbm::solver {
 // broke that for one resolver, and streaming the octant's 8 with run-time tap numbers made the
 // CPU's advection 1.6x slower). The same taps reach each sum in the same order either way.
 
-/// An axis's two weights over an octant's offsets, lower offset first. An octant streams its 8
-/// taps in tap order, so its c-th tap (c = 0..7) is corner (c >> 2, (c >> 1) & 1, c & 1): a
-/// body counting the calls gets its weights from registers, where indexing the 3 weights by a
-/// run-time tap number would put them in local memory.
+/// An axis's two weights over an octant's offsets, lower offset first, indexed by the corner
+/// bit taps.octantCorners gives: the weights then come from registers, where indexing the 3
+/// weights by a run-time tap number would put them in local memory.
 struct OctantAxis {
     float w0, w1;
     __hostdev__ float at(int corner) const { return corner ? w1 : w0; }
@@ -71,9 +70,8 @@ struct Advect {
         const int sx = towards(wx), sy = towards(wy), sz = towards(wz);
         const OctantAxis ox = OctantAxis::towards(wx, sx), oy = OctantAxis::towards(wy, sy),
                          oz = OctantAxis::towards(wz, sz);
-        int corner = 0;
-        taps.octant(sx, sy, sz, [&](int, uint64_t n) {
-            const float weight = cornerWeight(ox, oy, oz, corner++);
+        taps.octantCorners(sx, sy, sz, [&](int corner, uint64_t n) {
+            const float weight = cornerWeight(ox, oy, oz, corner);
             if (weight == 0.f) return; // an axis's displacement is 0: skip the load
             const uint64_t src = n ? n : i;
             for (int ch = 0; ch < Channels; ++ch)
@@ -142,9 +140,8 @@ struct MacCormackCorrect {
         const int sx = Advect<>::towards(wx), sy = Advect<>::towards(wy), sz = Advect<>::towards(wz);
         const OctantAxis bx = OctantAxis::mirrored(wx, sx), by = OctantAxis::mirrored(wy, sy),
                          bz = OctantAxis::mirrored(wz, sz);
-        int corner = 0;
-        taps.octant(-sx, -sy, -sz, [&](int, uint64_t n) {
-            const float wb = cornerWeight(bx, by, bz, corner++);
+        taps.octantCorners(-sx, -sy, -sz, [&](int corner, uint64_t n) {
+            const float wb = cornerWeight(bx, by, bz, corner);
             if (wb == 0.f) return;
             const uint64_t src = n ? n : i;
             for (int ch = 0; ch < Channels; ++ch)
@@ -152,9 +149,7 @@ struct MacCormackCorrect {
         });
         const OctantAxis fx = OctantAxis::towards(wx, sx), fy = OctantAxis::towards(wy, sy),
                          fz = OctantAxis::towards(wz, sz);
-        corner = 0;
-        taps.octant(sx, sy, sz, [&](int, uint64_t n) {
-            const int c = corner++;
+        taps.octantCorners(sx, sy, sz, [&](int c, uint64_t n) {
             if (fx.at(c >> 2) == 0.f || fy.at((c >> 1) & 1) == 0.f || fz.at(c & 1) == 0.f) return;
             const uint64_t src = n ? n : i;
             for (int ch = 0; ch < Channels; ++ch) {

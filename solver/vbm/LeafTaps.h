@@ -66,6 +66,14 @@ struct SliceWord {
     }
 };
 
+/// c ? a : b, field by field. A conditional between two SliceWord lvalues is a reference to one
+/// of them, which on the GPU puts all four of a slice's words in local memory (64 bytes of
+/// stack in the advection passes); two selects keep them in registers.
+__hostdev__ inline SliceWord pickSliceWord(bool c, const SliceWord& a, const SliceWord& b)
+{
+    return {c ? a.w : b.w, c ? a.base : b.base};
+}
+
 /// Slice xw of leaf leafId of the leaf array (AbsentLeaf: an empty word).
 __hostdev__ inline SliceWord sliceWord(const IndexLeaf* leafArray, uint32_t leafId, uint32_t xw)
 {
@@ -120,7 +128,8 @@ __hostdev__ inline void forEachBoxTapOf(const IndexLeaf* leafArray, uint16_t vox
         for (int dj = -1; dj <= 1; ++dj) {
             const bool outY = dj < 0 ? y == 0 : dj > 0 ? y == 7 : false;
             uint32_t t[3];
-            boxRowTaps(outY ? vY : v11, outY ? vYZ : vZ, (uint32_t(y + dj) & 7u) * 8u, uint32_t(z), t);
+            boxRowTaps(pickSliceWord(outY, vY, v11), pickSliceWord(outY, vYZ, vZ), (uint32_t(y + dj) & 7u) * 8u,
+                       uint32_t(z), t);
             const int tap = (di + 1) * 9 + (dj + 1) * 3;
             f(tap, uint64_t(t[0]));
             f(tap + 1, uint64_t(t[1]));
@@ -184,7 +193,8 @@ __hostdev__ inline void forEachBoxOctantTapOf(const IndexLeaf* leafArray, uint16
             const int dj = dj0 + b;
             const bool outY = dj != 0 && yEdge;
             uint32_t t[3];
-            boxRowTaps(outY ? vY : v11, outY ? vYZ : vZ, (uint32_t(y + dj) & 7u) * 8u, uint32_t(z), t);
+            boxRowTaps(pickSliceWord(outY, vY, v11), pickSliceWord(outY, vYZ, vZ), (uint32_t(y + dj) & 7u) * 8u,
+                       uint32_t(z), t);
             const int tap = (di + 1) * 9 + (dj + 1) * 3 + t0;
             // selects, not t[t0]: a run-time index would put t in local memory
             f(tap, uint64_t(t0 ? t[1] : t[0]));

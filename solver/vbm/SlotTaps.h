@@ -2,8 +2,9 @@
 // CpuBlockSkeleton.h): taps(f) streams f(tap, value index) for every tap of the resolver, in tap
 // order; taps.octant(sx, sy, sz, f), for box resolvers, only the 8 taps of the octant towards
 // (sx, sy, sz) (each -1 or +1: offsets in {0, sx} x {0, sy} x {0, sz}), in tap order, with the
-// values the full stream gives them. A body whose reads lie in one octant (a trilinear
-// interpolation) asks for it and so resolves a third of the taps, with bitwise the same result.
+// values the full stream gives them; taps.octantCorners the same 8 numbered by corner. A body
+// whose reads lie in one octant (a trilinear interpolation) asks for it and so resolves a third
+// of the taps, with bitwise the same result.
 // Nothing is resolved until a body calls one of them. Thread-local.
 #pragma once
 
@@ -35,6 +36,16 @@ struct SlotTaps {
     __hostdev__ void octant(int sx, int sy, int sz, F&& f) const
     {
         octantOf(sx, sy, sz, f);
+    }
+    /// The octant's taps as f(corner, index): corner c = 0..7 is the tap at the octant's offsets
+    /// (c >> 2, (c >> 1) & 1, c & 1) on x, y, z, lower offset 0 (boxOctantTap(sx, sy, sz, c)).
+    /// The octant streams in tap order, so c is the call's count; with the loops unrolled it is
+    /// a constant at each call, and a body indexes its weights by it in registers.
+    template <typename F>
+    __hostdev__ VBM_FORCE_INLINE void octantCorners(int sx, int sy, int sz, F&& f) const
+    {
+        int corner = 0;
+        octantOf(sx, sy, sz, [&](int, uint64_t index) { f(corner++, index); });
     }
 };
 
