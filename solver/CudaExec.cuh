@@ -11,7 +11,6 @@
 #include "vbm/LeafNeighbourTable.cuh"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <vector>
 
@@ -101,34 +100,8 @@ public:
     void stencil(const VbmView& v, const Body& body)
     {
         if (v.blockCount == 0) return;
-        if constexpr (R == Resolver::computeBoxStencilCached || R == Resolver::forEachBoxStencilCached) {
-            switch (boxRunLength()) {
-            case 2: return stencilRuns<L, R, 2>(v, body);
-            case 4: return stencilRuns<L, R, 4>(v, body);
-            case 8: return stencilRuns<L, R, 8>(v, body);
-            default: break;
-            }
-        }
         launch(solverStencilKernel<L, R, Body>, unsigned(v.blockCount), 1u << L, 0, "solver stencil kernel", v, body,
                mSkip);
-    }
-    /// Experiment (issue 15, session 13): VBM_BOX_RUN_LENGTH = 2, 4 or 8 runs the cached box
-    /// resolvers' stencil passes (the advection's) in the run form, K slots per thread; unset or
-    /// anything else, one slot per thread. The same taps in the same order, so the same fields.
-    static int boxRunLength()
-    {
-        static const int k = [] {
-            const char* e = std::getenv("VBM_BOX_RUN_LENGTH");
-            return e ? std::atoi(e) : 1;
-        }();
-        return k;
-    }
-    template <int L, Resolver R, int K, typename Body>
-    void stencilRuns(const VbmView& v, const Body& body)
-    {
-        const uint64_t threads = RunLayout<L, K>::threads(v.blockCount);
-        launch(solverStencilRunKernel<L, R, K, Body>, unsigned((threads + RunThreads - 1) / RunThreads), RunThreads, 0,
-               "solver stencil kernel (runs)", v, body, mSkip);
     }
     /// finish(sum over voxels of body(i, taps)), the sum in a fixed order independent of the
     /// resolver and the block width.

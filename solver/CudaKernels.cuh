@@ -38,22 +38,6 @@ __global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body bo
     runThisSlot<L, R>(v, blockIdx.x, [&](const SlotOf& slot, auto&& taps) { body(slot.index, taps); });
 }
 
-/// A stencil body through the run form: thread t of the launch takes run t, K consecutive slots
-/// of one VBM block (RunLayout), decodes the first and steps to the rest (runSlotRun); thread
-/// blocks of RunThreads, not tied to VBM blocks. Thread-local: nothing staged (the cached
-/// resolvers read the view's per-leaf tables).
-inline constexpr int RunThreads = 128;
-template <int L, Resolver R, int K, typename Body>
-__global__ void __launch_bounds__(RunThreads) solverStencilRunKernel(VbmView v, Body body, const double* skip)
-{
-    if (skipped(skip)) return;
-    using Layout = RunLayout<L, K>;
-    const uint64_t run = uint64_t(blockIdx.x) * RunThreads + threadIdx.x;
-    if (run >= Layout::threads(v.blockCount)) return;
-    runSlotRun<L, R, K>(v, Layout::blockOf(run), Layout::firstSlotOf(run),
-                        [&](const SlotOf& slot, auto&& taps) { body(slot.index, taps); });
-}
-
 /// Sums in groups of SumGroup value indices (a fixed tree per group), the same groups whatever
 /// the block width, so a fused reduction's result does not depend on the width either.
 inline constexpr int SumGroup = 128;

@@ -117,8 +117,8 @@ private:
         mExec.elements(c.n, TrilinearRestrict{c.neighbours.data(), c.children(), res, b, first});
         // the level's residual goes into x (CoarseLevel::x says why that is safe)
         vcycle(k + 1, x, b, sweep, x, nullptr, !coarsest);
-        mExec.elements(TrilinearProlongAdd::elements(c.n), TrilinearProlongAdd{c.neighbours.data(), c.children(), x,
-                                                                               tmp, k == 0 ? mDomain.air() : nullptr});
+        mExec.elements(
+            c.n, TrilinearProlongAdd{c.neighbours.data(), c.children(), x, tmp, k == 0 ? mDomain.air() : nullptr});
     }
 
     StencilRunner<Exec>& mRun;

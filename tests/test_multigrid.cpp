@@ -97,8 +97,8 @@ std::vector<float> prolong(const LevelPair& p, const std::vector<float>& xc)
 {
     std::vector<float> x(p.fineCount, 0.f);
     const TrilinearProlongAdd body{p.neighbours.data(), p.table(), xc.data(), x.data()};
-    for (uint64_t t = 1; t < TrilinearProlongAdd::elements(p.coarseCount); ++t)
-        body(t);
+    for (uint64_t i = 1; i < p.coarseCount; ++i)
+        body(i);
     return x;
 }
 

@@ -173,12 +173,6 @@ struct CoarsestJacobi {
 struct ChildTable {
     const uint32_t* base = nullptr;
     const uint64_t* offsets = nullptr;
-    /// The child of coarse voxel n at octant o; 0 for none.
-    __hostdev__ uint32_t child(uint64_t n, int o) const
-    {
-        const uint32_t d = uint32_t(offsets[n] >> (8 * o)) & 0xffu;
-        return d ? base[n] + d - 1 : 0u;
-    }
     /// The children of coarse voxel n at octants 4 half .. 4 half + 3 (half 0: x-low); 0 for none.
     __hostdev__ void half(uint64_t n, int half, uint32_t* out) const
     {

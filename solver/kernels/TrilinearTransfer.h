@@ -4,7 +4,6 @@
 
 #include "kernels/MultigridBodies.h"
 
-#include <cmath>
 #include <cstdint>
 
 namespace vbm::solver {
@@ -97,56 +96,35 @@ __hostdev__ constexpr int sign(int o, int axis) { return (o >> (2 - axis)) & 1 ?
 __hostdev__ constexpr int partner(int o, int m, int axis) { return (m >> (2 - axis)) & 1 ? sign(o, axis) : 0; }
 } // namespace trilinear
 
-/// Adds the trilinear interpolation of xc to each fine voxel: element t = 8 i + o is coarse voxel
-/// i's child at octant o (none: nothing to do). Every fine voxel has one parent, so no two
-/// elements write one voxel. One element per child, not per coarse voxel: a child needs only
-/// its octant's 8 coarse voxels (7 hop loads, 8 values), so a thread's chain of dependent loads
-/// and instructions is an eighth as long, which the small levels' launches, bound by that
-/// latency, run faster; the 8 threads of a coarse voxel share a warp and its loads. The sum is
-/// the same, term by term and in the same order, as one per coarse voxel gave. An element body
-/// on the coarse level, over 8 n elements.
+/// Coarse voxel i adds the trilinear interpolation of xc to each of its children. Every
+/// fine voxel has one parent, so no two threads write one voxel. An element body on the coarse level.
 struct TrilinearProlongAdd {
     const uint32_t* neighbours; ///< the coarse level's StoreCrossNeighbours table
     ChildTable children;        ///< StoreChildren's table
     const float* xc;
     float* x;
     const float* fixed = nullptr; ///< fixed voxels of the level above (its air cells; null: none) keep 0
-    /// Elements of a level of n coarse voxels (index 0, the background, has no children).
-    static constexpr uint64_t elements(uint64_t n) { return 8 * n; }
-    __hostdev__ void operator()(uint64_t t) const
+    __hostdev__ void operator()(uint64_t i) const
     {
-        const uint32_t i = uint32_t(t >> 3);
-        const int o = int(t & 7);
-        if (!i) return;
-        const uint32_t child = children.child(i, o);
-        if (!child || (fixed && fixed[child] != 0.f)) return;
-        // the octant's corners c[m], m's bits (x, y, z) the partner offsets {0, s}: found by hops
-        // in x, y, z order, as Neighbourhood finds them (0 where a hop leaves the domain)
-        const auto pick = [](const trilinear::Hops& h, int s) { return s < 0 ? h.minus : h.plus; };
-        const int sx = trilinear::sign(o, 0), sy = trilinear::sign(o, 1), sz = trilinear::sign(o, 2);
-        uint32_t c[8];
-        c[0] = i;
-        c[4] = pick(trilinear::hops(neighbours, i, 0), sx);
-        c[2] = pick(trilinear::hops(neighbours, i, 1), sy);
-        c[6] = pick(trilinear::hops(neighbours, c[4], 1), sy);
-        VBM_UNROLL
-        for (int m = 0; m < 8; m += 2)
-            c[m + 1] = pick(trilinear::hops(neighbours, c[m], 2), sz);
+        const trilinear::Neighbourhood nb(neighbours, uint32_t(i));
         const float own = xc[i];
-        float v = 0.f;
+        uint32_t kids[8];
+        children.half(i, 0, kids);
+        children.half(i, 1, kids + 4);
         VBM_UNROLL
-        for (int m = 0; m < 8; ++m) { // d in {0, s}^3, in a fixed order
-            // linked: every voxel of the box from i to c[m] is active (the sub-offsets of m)
-            bool linked = true;
+        for (int o = 0; o < 8; ++o) {
+            const uint32_t child = kids[o];
+            if (!child || (fixed && fixed[child] != 0.f)) continue;
+            float v = 0.f;
             VBM_UNROLL
-            for (int q = 1; q < 8; ++q)
-                if ((q & m) == q) linked = linked && c[q] != 0;
-            // the weight asks only which offsets are nonzero: m's bits (a constant once unrolled).
-            // A fused multiply-add written out: what nvcc makes of v += w * value, and on a CPU
-            // core the same, where GCC's own contraction varies with the code around it
-            v = fmaf(trilinear::weight((m >> 2) & 1, (m >> 1) & 1, m & 1), linked ? xc[c[m]] : own, v);
+            for (int m = 0; m < 8; ++m) { // d in {0, s}^3, in a fixed order
+                const int dx = trilinear::partner(o, m, 0), dy = trilinear::partner(o, m, 1),
+                          dz = trilinear::partner(o, m, 2);
+                const int e = trilinear::slot(dx, dy, dz);
+                v += trilinear::weight(dx, dy, dz) * (nb.isLinked(e) ? xc[nb.n[e]] : own);
+            }
+            x[child] += v;
         }
-        x[child] += v;
     }
 };
 
