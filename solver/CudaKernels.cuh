@@ -95,6 +95,20 @@ __device__ double blockTreeSum(double* sh, double s)
     return sh[0];
 }
 
+/// An element body whose element splits into body.load(i) (every read) and body.store(i, in)
+/// (the rest, returning the element's value): a thread can read several elements before it
+/// writes any.
+template <typename Body>
+concept LoadStoreBody = requires(const Body& b, uint64_t i)
+{
+    b.store(i, b.load(i));
+};
+
+/// Elements a thread of a reduction reads ahead, for a LoadStoreBody: a memory-bound pass then
+/// has that many elements' loads in flight per thread. Each thread still sums its elements in
+/// index order, so the partials, and the total, do not change.
+inline constexpr int ReduceReadAhead = 2;
+
 /// The element body's double results, per-block partials of a fixed launch shape.
 template <typename Body>
 __global__ void __launch_bounds__(ReduceThreads)
@@ -102,7 +116,21 @@ __global__ void __launch_bounds__(ReduceThreads)
 {
     if (skipped(skip)) return;
     double s = 0.0;
-    for (uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+    uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if constexpr (LoadStoreBody<Body>) {
+        constexpr int U = ReduceReadAhead;
+        for (; i + (U - 1) * stride < n; i += U * stride) {
+            decltype(body.load(i)) in[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+                in[u] = body.load(i + u * stride);
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+                s += body.store(i + u * stride, in[u]);
+        }
+    }
+    for (; i < n; i += stride)
         s += body(i);
     __shared__ double sh[ReduceThreads];
     const double total = blockTreeSum<ReduceThreads>(sh, s);

@@ -103,18 +103,29 @@ struct UpdateSolution {
     float* sweep = nullptr;
     const uint8_t* diag = nullptr; ///< Domain::diag
     float diagScale = 0;
-    __hostdev__ double operator()(uint64_t i) const
+    /// Element i's inputs, read before any of its writes: the CUDA reduction reads a few
+    /// elements' inputs at once before it writes (solverElementSumKernel), so more loads are in
+    /// flight per thread (this pass waits on memory, not on arithmetic).
+    struct Inputs {
+        float alpha, x, d, r, q;
+        uint8_t diag;
+    };
+    __hostdev__ Inputs load(uint64_t i) const
     {
-        const float alpha = float(s->alpha);
-        x[i] += alpha * d[i];
-        const float ri = r[i] + -alpha * q[i];
+        return {float(s->alpha), x[i], d[i], r[i], q[i], sweep ? diag[i] : uint8_t(0)};
+    }
+    __hostdev__ double store(uint64_t i, const Inputs& in) const
+    {
+        x[i] = in.x + in.alpha * in.d;
+        const float ri = in.r + -in.alpha * in.q;
         r[i] = ri;
         if (sweep) {
-            const float dd = diagScale * float(diag[i]);
+            const float dd = diagScale * float(in.diag);
             sweep[i] = dd != 0.f ? ri / dd : 0.f;
         }
         return double(ri) * double(ri);
     }
+    __hostdev__ double operator()(uint64_t i) const { return store(i, load(i)); }
 };
 
 /// The new direction d = z + beta dOld (beta = r.z / last r.z; d = z the first time) and q = A d
