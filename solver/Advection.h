@@ -4,13 +4,13 @@
 // density and temperature then get MacCormack's limited correction, a second box pass.
 // Accepts box resolvers only (StepKind::Advection: the interpolation reads all 27 taps).
 //
-// Decision: the velocity stays semi-Lagrangian. MacCormack needs an output array per channel
-// beside the forward result; the face velocities are dead between SmokeSources (which made the
-// centres from them) and Projection (which makes them again), so density's, temperature's and
-// (fire) fuel's corrections go there at no memory cost, where the velocity's would cost 12 B
-// per voxel. Fire scenes carry fuel too (its forward result in its own slot). The w output
-// goes into the face channel W too, which nothing else writes during advection (but fire's
-// MacCormack, which corrects fuel there: fire scenes keep a slot for it), one array fewer.
+// Decision: the velocity stays semi-Lagrangian. Its arrays are placed so that a substep holds
+// 5 temporaries (with the face channels, dead between SmokeSources, which made the centres from
+// them, and Projection, which makes them again): the forward density, temperature and w go into
+// the faces U, V, W, u and v into Temp::AdvectedU/V; MacCormack's corrections of density,
+// temperature (and fire's fuel) go into the centred velocity's arrays, which the correction
+// reads only at its own voxel, before it writes there (MacCormackCorrect), and which the
+// forward results have replaced. A separate output array per correction would cost 8 B per voxel.
 #pragma once
 
 #include "Domain.h"
@@ -71,43 +71,37 @@ private:
         constexpr bool Fuel = N > AdvectedChannels;
         Fields<Exec>& f = mFields;
         float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
-        float* outW = Fuel ? f[Temp::AdvectedW] : f[Channel::W];
-        Advect<N> a{
-            cu,
-            cv,
-            cw,
-            dtOverH,
-            {f[Channel::Density], f[Channel::Temperature], cu, cv, cw},
-            {f[Temp::AdvectedDensity], f[Temp::AdvectedTemperature], f[Temp::AdvectedU], f[Temp::AdvectedV], outW}};
+        Advect<N> a{cu,
+                    cv,
+                    cw,
+                    dtOverH,
+                    {f[Channel::Density], f[Channel::Temperature], cu, cv, cw},
+                    {f[Channel::U], f[Channel::V], f[Temp::AdvectedU], f[Temp::AdvectedV], f[Channel::W]}};
         if constexpr (Fuel) a.in[N - 1] = f[Channel::Fuel], a.out[N - 1] = f[Temp::AdvectedFuel];
         mRun.box(mDomain.fine(), a);
         if (macCormack) {
-            // the corrections into the (dead) face-velocity arrays, then swapped in
+            // each voxel's correction over its own velocity, which the forward pass has replaced
             constexpr int M = Fuel ? 3 : 2;
             MacCormackCorrect<M> c{cu,
                                    cv,
                                    cw,
                                    dtOverH,
                                    {f[Channel::Density], f[Channel::Temperature]},
-                                   {f[Temp::AdvectedDensity], f[Temp::AdvectedTemperature]},
-                                   {f[Channel::U], f[Channel::V]}};
-            if constexpr (Fuel)
-                c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = f[Channel::W];
+                                   {f[Channel::U], f[Channel::V]},
+                                   {cu, cv}};
+            if constexpr (Fuel) c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = cw;
             mRun.box(mDomain.fine(), c);
+            f.swap(Channel::Density, Temp::CentreU);
+            f.swap(Channel::Temperature, Temp::CentreV);
+            if constexpr (Fuel) f.swap(Channel::Fuel, Temp::CentreW);
+        } else {
             f.swap(Channel::Density, Channel::U);
             f.swap(Channel::Temperature, Channel::V);
-            if constexpr (Fuel) f.swap(Channel::Fuel, Channel::W);
-        } else {
-            f.swap(Channel::Density, Temp::AdvectedDensity);
-            f.swap(Channel::Temperature, Temp::AdvectedTemperature);
             if constexpr (Fuel) f.swap(Channel::Fuel, Temp::AdvectedFuel);
         }
         f.swap(Temp::CentreU, Temp::AdvectedU);
         f.swap(Temp::CentreV, Temp::AdvectedV);
-        if constexpr (Fuel)
-            f.swap(Temp::CentreW, Temp::AdvectedW);
-        else
-            f.swap(Channel::W, Temp::CentreW);
+        f.swap(Channel::W, Temp::CentreW);
     }
 
     StencilRunner<Exec>& mRun;

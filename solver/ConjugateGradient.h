@@ -38,11 +38,13 @@ struct CgProblem {
 };
 
 /// The solve's vectors (Fields' temporaries). sweep, residual and coarse: the V-cycle's
-/// fine-level arrays and the coarse levels' scratch (null without multigrid); sweep may be q's
-/// array (UpdateSolution reads q[i] first), residual b's (b is read only at the start, by
-/// start()), and none of them may be another vector's.
+/// fine-level arrays and the coarse levels' scratch (null without multigrid). z may be b's
+/// array (b is read only at the start, by start(), before the first z is made); sweep may be
+/// q's (UpdateSolution reads q[i] before it writes the sweep there); residual may be z's or b's
+/// (the fine residual is dead once restricted, before the V-cycle's last sweep writes z). No
+/// other two may share an array.
 struct CgWorkspace {
-    float *r, *z, *dOld, *d, *q;
+    float *r, *z, *d, *q;
     float* sweep = nullptr;
     float* residual = nullptr;
     float* coarse = nullptr;
@@ -99,7 +101,7 @@ private:
     /// A solve in progress.
     struct Solve {
         const CgProblem& p;
-        CgWorkspace w; ///< d and dOld swap every iteration
+        CgWorkspace w;
         bool multigrid;
         CgState* state;
         std::vector<uint64_t> key;
@@ -119,11 +121,10 @@ private:
     }
 
     /// Everything a half iteration's launches depend on, for the executor's replay: the resolver,
-    /// the width, the operator, every array (the directions as they are now) and which half.
+    /// the width, the operator, every array and which half.
     std::vector<uint64_t> graphKey(const Solve& s, int half) const
     {
         const CgProblem& p = s.p;
-        const bool product = half == 1; // the other half does not read the directions
         return {uint64_t(mRun.choice().laplacian),
                 uint64_t(mRun.choice().log2BlockWidth),
                 uint64_t(s.multigrid),
@@ -132,8 +133,7 @@ private:
                 address(p.x),
                 address(s.w.r),
                 address(s.w.z),
-                product ? address(s.w.dOld) : 0,
-                product ? address(s.w.d) : 0,
+                half == 1 ? address(s.w.d) : 0, // the other half does not read the direction
                 address(s.w.q),
                 address(p.fixed),
                 address(s.w.sweep),
@@ -154,18 +154,17 @@ private:
         const CgProblem& p = s.p;
         const CgWorkspace& w = s.w;
         mExec.replay(graphKey(s, 1), [&] {
-            mRun.template crossSum<DirectionLaplacianDot>(mDomain.fine(), FinishDq{s.state}, s.state, w.z, w.dOld, w.d,
-                                                          p.fixed, w.q, p.shift, -p.scale, p.fixed != nullptr);
+            mRun.template crossSum<DirectionLaplacianDot>(mDomain.fine(), FinishDq{s.state}, s.state, w.z, w.d, p.fixed,
+                                                          w.q, p.shift, -p.scale, p.fixed != nullptr);
             const uint64_t n = mDomain.valueCount();
             if (s.multigrid) // the V-cycle's first sweep rides along with the update of r
                 mExec.elementsSum(n,
-                                  UpdateSolution{s.state, w.d, w.q, p.x, w.r, w.sweep, mDomain.diag(),
+                                  UpdateSolution{s.state, w.z, w.d, w.q, p.x, w.r, w.sweep, mDomain.diag(),
                                                  Multigrid<Exec>::firstSweepDiagScale()},
                                   FinishRr{s.state});
             else
-                mExec.elementsSum(n, UpdateSolution{s.state, w.d, w.q, p.x, w.r}, FinishRr{s.state});
+                mExec.elementsSum(n, UpdateSolution{s.state, w.z, w.d, w.q, p.x, w.r}, FinishRr{s.state});
         });
-        std::swap(s.w.dOld, s.w.d);
     }
     void preconditionNext(Solve& s)
     {

@@ -45,7 +45,10 @@ inline std::optional<Channel> parseChannel(const std::string& name, SimulationKi
     return std::nullopt;
 }
 
-/// The temporaries of the steps, by what they hold.
+/// The temporaries of the steps, by what they hold. The face channels U, V and W are dead
+/// from SmokeSources' centring until Projection makes the faces again, and the steps between
+/// use them as scratch by name (Channel::U, V, W), not through a temporary: vorticity's z and
+/// |curl|, advection's forward density, temperature and w.
 enum class Temp : uint8_t {
     // heat
     NewTemperature, ///< explicit: the step's output; implicit: the solve's right-hand side
@@ -53,23 +56,17 @@ enum class Temp : uint8_t {
     // smoke, from the sources to the faces
     CentreU,
     CentreV,
-    CentreW, ///< the cell-centred velocity
+    CentreW, ///< the cell-centred velocity (MacCormack's corrections go here: Advection.h)
     VorticityX,
-    VorticityY,
-    VorticityZ,
-    VorticityMagnitude, ///< vorticity confinement's curl and |curl|
-    AdvectedDensity,
-    AdvectedTemperature,
+    VorticityY, ///< vorticity confinement's curl (its z and |curl|: the faces U and V)
     AdvectedU,
-    AdvectedV,
-    AdvectedW,       ///< advection's outputs, swapped with what they advect after each substep
+    AdvectedV,       ///< advection's u and v outputs (w's: the face W), swapped with the centres
     PressureRhs,     ///< -div u, the pressure solve's right-hand side
     DivergenceCheck, ///< div u after the step (a diagnostic)
     // the CG solves (heat's and the pressure's)
     CgResidual,
     CgPreconditioned,
-    CgDirectionOld,
-    CgDirection, ///< the direction ping-pongs between these two
+    CgDirection, ///< updated in place (UpdateSolution)
     CgProduct,   ///< A d
     // the multigrid preconditioner
     MultigridSweep,    ///< the fine level's sweep
@@ -81,64 +78,56 @@ enum class Temp : uint8_t {
     AdvectedFuel, ///< advection's fuel output (its own slot: fire scenes only)
 };
 
-/// The array (slot) each temporary lives in. Names on one slot are never live at once:
-/// - slots 0-3 are advection's density, temperature, u and v outputs; before advection they hold
-///   vorticity, after it the pressure solve's right-hand side (0) and CG's r, z and old direction
-///   (1-3); heat uses them for its output and its CG. Advection's w output is the face channel
-///   W (dead from the sources to the faces), but in fire scenes, whose MacCormack writes fuel's
-///   correction there: slot 7;
-/// - slots 4-6 hold the centred velocity from the sources until the faces are made from it;
-///   then 4 is CG's direction, 5 its A d, shared with the V-cycle's first sweep (UpdateSolution
-///   reads q[i] before it writes the sweep there), and 6 the coarse levels' arrays; heat's
-///   unknowns use 6;
-/// - the right-hand side is dead once CG has made r from it: the V-cycle's fine residual uses 0;
+/// The array (slot) each temporary lives in. Names on one slot are never live at once, but
+/// where an element's last read comes before the write that reuses its array:
+/// - slots 0-1 are vorticity's x and y, then advection's u and v outputs; CG's z and r after;
+///   heat's output, its right-hand side and its CG's z use 0;
+/// - slots 2-4 hold the centred velocity from the sources until the faces are made from it
+///   (and advection's MacCormack corrections: it reads the velocity only at its own voxel);
+///   then 2 is CG's direction, 3 its A d, shared with the V-cycle's first sweep
+///   (UpdateSolution reads q[i] before it writes the sweep there), and 4 the coarse levels'
+///   arrays; heat's unknowns use 4;
+/// - the right-hand side (0) is dead once CG has made r from it: z then uses its array, and so
+///   does the V-cycle's fine residual, which is dead once restricted, before the cycle's last
+///   sweep writes z;
 /// - a rebuild, before any step's temporaries exist, marks the emitters in 0;
-/// - slot 8 (fire scenes) holds advection's fuel output.
+/// - slot 5 (fire scenes) holds advection's fuel output.
 constexpr int slotOf(Temp t)
 {
     switch (t) {
     case Temp::NewTemperature:
     case Temp::VorticityX:
-    case Temp::AdvectedDensity:
+    case Temp::AdvectedU:
     case Temp::PressureRhs:
-    case Temp::DivergenceCheck:
+    case Temp::CgPreconditioned:
     case Temp::MultigridResidual:
+    case Temp::DivergenceCheck:
     case Temp::EmitterMarks:
         return 0;
     case Temp::VorticityY:
-    case Temp::AdvectedTemperature:
+    case Temp::AdvectedV:
     case Temp::CgResidual:
         return 1;
-    case Temp::VorticityZ:
-    case Temp::AdvectedU:
-    case Temp::CgPreconditioned:
-        return 2;
-    case Temp::VorticityMagnitude:
-    case Temp::AdvectedV:
-    case Temp::CgDirectionOld:
-        return 3;
     case Temp::CentreU:
     case Temp::CgDirection:
-        return 4;
+        return 2;
     case Temp::CentreV:
     case Temp::CgProduct:
     case Temp::MultigridSweep:
-        return 5;
+        return 3;
     case Temp::CentreW:
     case Temp::HeatSolution:
     case Temp::MultigridCoarse:
-        return 6;
-    case Temp::AdvectedW:
-        return 7;
+        return 4;
     case Temp::AdvectedFuel:
-        return 8;
+        return 5;
     }
     return -1;
 }
-/// Workspace slots a simulation of `kind` allocates (a fire scene two more: 7 and 8).
+/// Workspace slots a simulation of `kind` allocates (a fire scene one more: 5).
 constexpr int slotCount(SimulationKind kind, bool fire = false)
 {
-    return kind == SimulationKind::Heat ? 7 : fire ? 9 : 7;
+    return kind == SimulationKind::Smoke && fire ? 6 : 5;
 }
 
 template <class Exec>

@@ -63,8 +63,8 @@ public:
             mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, false, Emit{}, Buoyancy{},
                                                   Burn{}, mDomain.air());
         });
-        float *wx = f[Temp::VorticityX], *wy = f[Temp::VorticityY], *wz = f[Temp::VorticityZ],
-              *mag = f[Temp::VorticityMagnitude];
+        // the curl's z and its magnitude in the faces U and V: dead once the centres are made
+        float *wx = f[Temp::VorticityX], *wy = f[Temp::VorticityY], *wz = f[Channel::U], *mag = f[Channel::V];
         timer.time(Phase::VorticityConfinement, [&] {
             mRun.template cross<Vorticity>(mDomain.fine(), cu, cv, cw, wx, wy, wz, mag);
             mRun.template cross<ConfinementForce>(mDomain.fine(), wx, wy, wz, mag, cu, cv, cw,
