@@ -37,17 +37,16 @@ struct CgProblem {
     bool multigrid = false; ///< precondition by the V-cycle (when the Domain has levels), else Jacobi
 };
 
-/// The solve's vectors (Fields' temporaries). sweep, residual and coarse: the V-cycle's
-/// fine-level arrays and the coarse levels' scratch (null without multigrid). z may be b's
-/// array (b is read only at the start, by start(), before the first z is made); sweep may be
-/// q's (UpdateSolution reads q[i] before it writes the sweep there); residual may be z's or b's
-/// (the fine residual is dead once restricted, before the V-cycle's last sweep writes z). No
-/// other two may share an array.
+/// The solve's vectors (Fields' temporaries). sweep and residual: the V-cycle's fine-level
+/// arrays (null without multigrid). z may be b's array (b is read only at the start, by start(),
+/// before the first z is made); sweep may be q's (UpdateSolution reads q[i] before it writes the
+/// sweep there); residual may be z's or b's (the fine residual is dead once restricted, before
+/// the V-cycle's last sweep writes z). No other two may share an array. The coarse levels'
+/// arrays live in whichever direction array is dead during the V-cycle (d, after the swap).
 struct CgWorkspace {
-    float *r, *z, *d, *q;
+    float *r, *z, *dOld, *d, *q;
     float* sweep = nullptr;
     float* residual = nullptr;
-    float* coarse = nullptr;
 };
 
 template <class Exec>
@@ -101,7 +100,7 @@ private:
     /// A solve in progress.
     struct Solve {
         const CgProblem& p;
-        CgWorkspace w;
+        CgWorkspace w; ///< d and dOld swap every iteration
         bool multigrid;
         CgState* state;
         std::vector<uint64_t> key;
@@ -121,7 +120,8 @@ private:
     }
 
     /// Everything a half iteration's launches depend on, for the executor's replay: the resolver,
-    /// the width, the operator, every array and which half.
+    /// the width, the operator, every array (the directions as they are now: the product reads
+    /// them, the V-cycle keeps the coarse levels in the dead one) and which half.
     std::vector<uint64_t> graphKey(const Solve& s, int half) const
     {
         const CgProblem& p = s.p;
@@ -133,12 +133,12 @@ private:
                 address(p.x),
                 address(s.w.r),
                 address(s.w.z),
-                half == 1 ? address(s.w.d) : 0, // the other half does not read the direction
+                address(s.w.dOld),
+                address(s.w.d),
                 address(s.w.q),
                 address(p.fixed),
                 address(s.w.sweep),
                 address(s.w.residual),
-                address(s.w.coarse),
                 address(s.state),
                 uint64_t(half)};
     }
@@ -154,23 +154,24 @@ private:
         const CgProblem& p = s.p;
         const CgWorkspace& w = s.w;
         mExec.replay(graphKey(s, 1), [&] {
-            mRun.template crossSum<DirectionLaplacianDot>(mDomain.fine(), FinishDq{s.state}, s.state, w.z, w.d, p.fixed,
-                                                          w.q, p.shift, -p.scale, p.fixed != nullptr);
+            mRun.template crossSum<DirectionLaplacianDot>(mDomain.fine(), FinishDq{s.state}, s.state, w.z, w.dOld, w.d,
+                                                          p.fixed, w.q, p.shift, -p.scale, p.fixed != nullptr);
             const uint64_t n = mDomain.valueCount();
             if (s.multigrid) // the V-cycle's first sweep rides along with the update of r
                 mExec.elementsSum(n,
-                                  UpdateSolution{s.state, w.z, w.d, w.q, p.x, w.r, w.sweep, mDomain.diag(),
+                                  UpdateSolution{s.state, w.d, w.q, p.x, w.r, w.sweep, mDomain.diag(),
                                                  Multigrid<Exec>::firstSweepDiagScale()},
                                   FinishRr{s.state});
             else
-                mExec.elementsSum(n, UpdateSolution{s.state, w.z, w.d, w.q, p.x, w.r}, FinishRr{s.state});
+                mExec.elementsSum(n, UpdateSolution{s.state, w.d, w.q, p.x, w.r}, FinishRr{s.state});
         });
+        std::swap(s.w.dOld, s.w.d);
     }
     void preconditionNext(Solve& s)
     {
         mExec.replay(graphKey(s, 2), [&] {
             if (s.multigrid)
-                mMultigrid.precondition(s.w.z, s.w.r, s.w.sweep, s.w.residual, s.w.coarse, s.state, true);
+                mMultigrid.precondition(s.w.z, s.w.r, s.w.sweep, s.w.residual, s.w.d, s.state, true);
             else
                 precondition(s);
         });
@@ -179,7 +180,7 @@ private:
     void precondition(Solve& s)
     {
         if (s.multigrid) {
-            mMultigrid.precondition(s.w.z, s.w.r, s.w.sweep, s.w.residual, s.w.coarse, s.state, false);
+            mMultigrid.precondition(s.w.z, s.w.r, s.w.sweep, s.w.residual, s.w.d, s.state, false);
         } else {
             const uint64_t n = mDomain.valueCount();
             mExec.elements(n, JacobiApply{s.w.r, mDomain.diag(), s.w.z, s.p.shift, s.p.scale});

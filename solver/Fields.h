@@ -66,12 +66,13 @@ enum class Temp : uint8_t {
     // the CG solves (heat's and the pressure's)
     CgResidual,
     CgPreconditioned,
-    CgDirection, ///< updated in place (UpdateSolution)
+    CgDirectionOld,
+    CgDirection, ///< the direction ping-pongs between these two; the V-cycle keeps every coarse
+                 ///< level's x, sweep and right-hand side in the dead one (MultigridHierarchy)
     CgProduct,   ///< A d
     // the multigrid preconditioner
     MultigridSweep,    ///< the fine level's sweep
     MultigridResidual, ///< the fine level's residual
-    MultigridCoarse,   ///< every coarse level's x, sweep and right-hand side (MultigridHierarchy::scratchFloats)
     // adaptive scenes' rebuild
     EmitterMarks, ///< MarkEmitters' 0/1 per voxel, before they are packed into the emitter's bits
     // fire
@@ -84,14 +85,14 @@ enum class Temp : uint8_t {
 ///   heat's output, its right-hand side and its CG's z use 0;
 /// - slots 2-4 hold the centred velocity from the sources until the faces are made from it
 ///   (and advection's MacCormack corrections: it reads the velocity only at its own voxel);
-///   then 2 is CG's direction, 3 its A d, shared with the V-cycle's first sweep
-///   (UpdateSolution reads q[i] before it writes the sweep there), and 4 the coarse levels'
-///   arrays; heat's unknowns use 4;
+///   then 2 and 4 are CG's two directions (and the coarse levels' arrays in the dead one), 3
+///   its A d, shared with the V-cycle's first sweep (UpdateSolution reads q[i] before it writes
+///   the sweep there);
 /// - the right-hand side (0) is dead once CG has made r from it: z then uses its array, and so
 ///   does the V-cycle's fine residual, which is dead once restricted, before the cycle's last
 ///   sweep writes z;
 /// - a rebuild, before any step's temporaries exist, marks the emitters in 0;
-/// - slot 5 (fire scenes) holds advection's fuel output.
+/// - slot 5 holds heat's unknowns, or (fire scenes) advection's fuel output.
 constexpr int slotOf(Temp t)
 {
     switch (t) {
@@ -116,18 +117,18 @@ constexpr int slotOf(Temp t)
     case Temp::MultigridSweep:
         return 3;
     case Temp::CentreW:
-    case Temp::HeatSolution:
-    case Temp::MultigridCoarse:
+    case Temp::CgDirectionOld:
         return 4;
+    case Temp::HeatSolution:
     case Temp::AdvectedFuel:
         return 5;
     }
     return -1;
 }
-/// Workspace slots a simulation of `kind` allocates (a fire scene one more: 5).
+/// Workspace slots a simulation of `kind` allocates: smoke 5, fire and heat 6.
 constexpr int slotCount(SimulationKind kind, bool fire = false)
 {
-    return kind == SimulationKind::Smoke && fire ? 6 : 5;
+    return kind == SimulationKind::Smoke && !fire ? 5 : 6;
 }
 
 template <class Exec>

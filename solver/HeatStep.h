@@ -68,7 +68,8 @@ private:
         exec.elements(n, Copy{t, x});
         exec.elements(n, ZeroWhere{fixed, x});
         // z shares rhs's array (CG reads rhs only at its start)
-        const CgWorkspace w{f[Temp::CgResidual], f[Temp::CgPreconditioned], f[Temp::CgDirection], f[Temp::CgProduct]};
+        const CgWorkspace w{f[Temp::CgResidual], f[Temp::CgPreconditioned], f[Temp::CgDirectionOld],
+                            f[Temp::CgDirection], f[Temp::CgProduct]};
         mCg.solve({Phase::DiffusionCg, x, rhs, 1.f, c, fixed, false}, w, p, timer);
         exec.elements(n, SetWhere{fixed, t, x});
         f.swap(Channel::Temperature, Temp::HeatSolution);

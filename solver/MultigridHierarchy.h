@@ -4,7 +4,7 @@
 // level's stencil launch would spend its time in the decode and staging latency); its diagonal
 // is counted from the taps' table where it is used (tableDiag). The V-cycle's arrays on the
 // levels are not kept here: they live in a scratch array the caller hands in (a fine-level
-// temporary that is dead while CG runs, Temp::MultigridCoarse), at the offsets each level
+// temporary that is dead during the V-cycle: the CG direction its next product overwrites), at the offsets each level
 // records, and only where that does not fit (a thin domain whose levels shrink slowly) in an
 // array of the hierarchy's own. Its grid and VBM are needed only to build
 // those tables, so they are freed once the next level is built: NanoVDB's root and internal

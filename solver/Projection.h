@@ -35,11 +35,11 @@ public:
                                                   u, v, w, rhs, mDomain.air());
         });
         // z and the fine residual share rhs's array (CG reads rhs only at its start), the
-        // direction, the product and the coarse levels use the centred velocity's (dead once
-        // the faces are made): slotOf
-        const CgWorkspace ws{f[Temp::CgResidual],     f[Temp::CgPreconditioned], f[Temp::CgDirection],
-                             f[Temp::CgProduct],      f[Temp::MultigridSweep],   f[Temp::MultigridResidual],
-                             f[Temp::MultigridCoarse]};
+        // directions and the product use the centred velocity's (dead once the faces are
+        // made): slotOf
+        const CgWorkspace ws{f[Temp::CgResidual],       f[Temp::CgPreconditioned], f[Temp::CgDirectionOld],
+                             f[Temp::CgDirection],      f[Temp::CgProduct],        f[Temp::MultigridSweep],
+                             f[Temp::MultigridResidual]};
         // air cells (adaptive scenes) are the solve's fixed voxels: pressure 0, Dirichlet
         mCg.solve({Phase::PressureCg, f[Channel::Pressure], rhs, 0.f, 1.f, mDomain.air(), true}, ws, p, timer);
         timer.time(Phase::Gradient, [&] {

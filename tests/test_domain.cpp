@@ -152,17 +152,20 @@ TEST(Fields, TemporariesLiveAtOnceNeverShareAnArray)
     // right-hand side it replaces and with the V-cycle's fine residual; the product with the
     // V-cycle's first sweep; MacCormack's corrections with the centred velocity)
     const std::vector<std::vector<Temp>> together = {
-        {Temp::NewTemperature, Temp::HeatSolution, Temp::CgResidual, Temp::CgDirection, Temp::CgProduct},
-        {Temp::HeatSolution, Temp::CgResidual, Temp::CgPreconditioned, Temp::CgDirection, Temp::CgProduct},
+        {Temp::NewTemperature, Temp::HeatSolution, Temp::CgResidual, Temp::CgDirectionOld, Temp::CgDirection,
+         Temp::CgProduct},
+        {Temp::HeatSolution, Temp::CgResidual, Temp::CgPreconditioned, Temp::CgDirectionOld, Temp::CgDirection,
+         Temp::CgProduct},
         // (vorticity's z and |curl| are the faces U and V)
         {Temp::CentreU, Temp::CentreV, Temp::CentreW, Temp::VorticityX, Temp::VorticityY},
         // (advection's forward density, temperature and w are the faces)
         {Temp::CentreU, Temp::CentreV, Temp::CentreW, Temp::AdvectedU, Temp::AdvectedV},
         {Temp::CentreU, Temp::CentreV, Temp::CentreW, Temp::PressureRhs},
         // CG's start reads rhs and writes r; after it rhs is dead (its array holds z)
-        {Temp::PressureRhs, Temp::CgResidual, Temp::CgDirection, Temp::CgProduct},
-        {Temp::CgResidual, Temp::CgPreconditioned, Temp::CgDirection, Temp::CgProduct},
-        {Temp::CgResidual, Temp::MultigridResidual, Temp::CgDirection, Temp::MultigridSweep, Temp::MultigridCoarse},
+        {Temp::PressureRhs, Temp::CgResidual, Temp::CgDirectionOld, Temp::CgDirection, Temp::CgProduct},
+        {Temp::CgResidual, Temp::CgPreconditioned, Temp::CgDirectionOld, Temp::CgDirection, Temp::CgProduct},
+        // (the coarse levels' arrays are in the direction that is dead during the V-cycle)
+        {Temp::CgResidual, Temp::MultigridResidual, Temp::CgDirectionOld, Temp::CgDirection, Temp::MultigridSweep},
     };
     const std::vector<Temp> fire = {Temp::CentreU,   Temp::CentreV,   Temp::CentreW,
                                     Temp::AdvectedU, Temp::AdvectedV, Temp::AdvectedFuel};

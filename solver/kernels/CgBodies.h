@@ -22,7 +22,7 @@ struct CgState {
     double threshold; ///< stop when sqrt(r.r) <= threshold (tolerance * |b|)
     double iterations;
     double done;           ///< 0 running, 1 stopped (converged or d.A d <= 0), 2 NaN residual
-    double firstDirection; ///< 1 until the first update of x and r: the first direction is z itself
+    double firstDirection; ///< 1 until the first d.A d: the first direction is z itself
     double alpha, beta;    ///< r.z / d.A d and r.z / last r.z, divided once by the finish functors
 };
 inline constexpr int CgStateDoubles = sizeof(CgState) / sizeof(double);
@@ -40,17 +40,17 @@ struct FinishDq {
     __hostdev__ void operator()(double total) const
     {
         s->iterations += 1;
+        s->firstDirection = 0;
         s->alpha = s->rz / total;
         if (!(total > 0)) s->done = 1;
     }
 };
 
-/// r.r after the update: stops at the tolerance, or on a NaN. The next direction uses beta.
+/// r.r after the update: stops at the tolerance, or on a NaN.
 struct FinishRr {
     CgState* s;
     __hostdev__ void operator()(double total) const
     {
-        s->firstDirection = 0;
         s->rr = total;
         if (!(total - total == 0.0)) // inf or NaN
             s->done = 2;
@@ -91,28 +91,12 @@ struct Product {
     __hostdev__ double operator()(uint64_t i) const { return double(a[i]) * double(b[i]); }
 };
 
-/// The direction d = z + beta dOld (beta = r.z / last r.z), or z itself the first time: one
-/// expression, so the stencil pass that forms it at its taps and the update that stores it
-/// round the same way.
-__hostdev__ inline float cgDirection(bool first, float beta, float z, float dOld)
-{
-    return first ? z : z + beta * dOld;
-}
-
-/// Whether a solve is on its first direction, and the beta of the others (CgState).
-__hostdev__ inline bool cgFirstDirection(const CgState* s) { return s->firstDirection != 0; }
-__hostdev__ inline float cgBeta(const CgState* s) { return cgFirstDirection(s) ? 0.f : float(s->beta); }
-
-/// The iteration's direction stored in place, d = z + beta d (the product pass formed it at its
-/// taps without storing it: one direction array, not two), then x += alpha d, r -= alpha q
-/// with alpha = r.z / d.A d; returns the new r[i]^2 (for r.r). Element i reads and writes only
-/// element i, so d may be updated where it is read. With sweep set, also
-/// sweep = r / (diagScale * diag) (0 where that is 0): the multigrid preconditioner's first
-/// smoothing sweep from zero, in the same pass over r.
+/// x += alpha d, r -= alpha q with alpha = r.z / d.A d; returns the new r[i]^2 (for r.r).
+/// With sweep set, also sweep = r / (diagScale * diag) (0 where that is 0): the multigrid
+/// preconditioner's first smoothing sweep from zero, in the same pass over r.
 struct UpdateSolution {
     const CgState* s;
-    const float* z;
-    float* d; ///< the last direction in, this iteration's out
+    const float* d;
     const float* q;
     float* x;
     float* r;
@@ -123,27 +107,16 @@ struct UpdateSolution {
     /// elements' inputs at once before it writes (solverElementSumKernel), so more loads are in
     /// flight per thread (this pass waits on memory, not on arithmetic).
     struct Inputs {
-        float alpha, beta, x, z, d, r, q;
-        bool first;
+        float alpha, x, d, r, q;
         uint8_t diag;
     };
     __hostdev__ Inputs load(uint64_t i) const
     {
-        return {float(s->alpha),
-                cgBeta(s),
-                x[i],
-                z[i],
-                d[i],
-                r[i],
-                q[i],
-                cgFirstDirection(s),
-                sweep ? diag[i] : uint8_t(0)};
+        return {float(s->alpha), x[i], d[i], r[i], q[i], sweep ? diag[i] : uint8_t(0)};
     }
     __hostdev__ double store(uint64_t i, const Inputs& in) const
     {
-        const float di = cgDirection(in.first, in.beta, in.z, in.d);
-        d[i] = di;
-        x[i] = in.x + in.alpha * di;
+        x[i] = in.x + in.alpha * in.d;
         const float ri = in.r + -in.alpha * in.q;
         r[i] = ri;
         if (sweep) {
@@ -155,15 +128,16 @@ struct UpdateSolution {
     __hostdev__ double operator()(uint64_t i) const { return store(i, load(i)); }
 };
 
-/// q = A d for the new direction d = z + beta d (cgDirection), each tap's d formed where it is
-/// read, without storing d: UpdateSolution stores it after this pass, in place, where
-/// storing it here would need a second array (neighbours still read the last direction).
-/// Returns d[i] q[i] for d.A d. A = a I + b L as ApplyLaplacian.
+/// The new direction d = z + beta dOld (beta = r.z / last r.z; d = z the first time) and q = A d
+/// in one stencil pass, each tap's d formed where it is read: one element pass fewer per
+/// iteration. d ping-pongs between two arrays, since neighbours still read dOld while dNew is
+/// written. Returns d[i] q[i] for d.A d. A = a I + b L as ApplyLaplacian.
 template <bool FromBox>
 struct DirectionLaplacianDot {
     const CgState* s;
     const float* z;
-    const float* d; ///< the last direction
+    const float* dOld;
+    float* dNew;
     const float* fixed;
     float* q;
     float a, b;
@@ -172,10 +146,11 @@ struct DirectionLaplacianDot {
     __hostdev__ double operator()(uint64_t i, Taps&& taps) const
     {
         const auto c = gatherCross<FromBox>(taps);
-        const bool first = cgFirstDirection(s);
-        const float beta = cgBeta(s);
-        const auto direction = [&](uint64_t n) { return first ? z[n] : cgDirection(false, beta, z[n], d[n]); };
+        const bool first = s->firstDirection != 0;
+        const float beta = first ? 0.f : float(s->beta);
+        const auto direction = [&](uint64_t n) { return first ? z[n] : z[n] + beta * dOld[n]; };
         const float di = direction(i);
+        dNew[i] = di;
         const float qi = laplacianRow(c, i, di, direction, fixed, a, b, zeroFixedNeighbours);
         q[i] = qi;
         return double(di) * double(qi);
