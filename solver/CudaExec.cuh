@@ -142,9 +142,13 @@ public:
     template <typename Body>
     void elements(uint64_t n, const Body& body)
     {
-        const uint64_t blocks = std::min<uint64_t>((n + 255) / 256, 132 * 16);
-        launch(solverElementKernel<Body>, unsigned(std::max<uint64_t>(1, blocks)), 256, 0, "solver element kernel", n,
-               body, mSkip);
+        const uint64_t blocks = std::min<uint64_t>((n + ElementThreads - 1) / ElementThreads, 132 * 16);
+        const unsigned grid = unsigned(std::max<uint64_t>(1, blocks));
+        if constexpr (MinBlocksBody<Body>)
+            launch(solverElementKernelMinBlocks<Body>, grid, ElementThreads, 0, "solver element kernel", n, body,
+                   mSkip);
+        else
+            launch(solverElementKernel<Body>, grid, ElementThreads, 0, "solver element kernel", n, body, mSkip);
     }
     /// finish(sum over [1, n) of body(i)), in a fixed order.
     template <typename Body, typename Finish>

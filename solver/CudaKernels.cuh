@@ -71,12 +71,34 @@ __global__ void __launch_bounds__(1 << L) solverVoxelKernel(VbmView v, Body body
         v, blockIdx.x, [&](const SlotOf& s, auto&&) { body(s.index, s.leafIndex, s.voxelOffset); });
 }
 
+/// body(i) for every i in [1, n), grid-striding: the element kernels' one loop.
 template <typename Body>
-__global__ void solverElementKernel(uint64_t n, Body body, const double* skip)
+__device__ void runElements(uint64_t n, const Body& body, const double* skip)
 {
     if (skipped(skip)) return;
     for (uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
         body(i);
+}
+template <typename Body>
+__global__ void solverElementKernel(uint64_t n, Body body, const double* skip)
+{
+    runElements(n, body, skip);
+}
+
+inline constexpr int ElementThreads = 256;
+/// An element body that asks for at least Body::MinBlocksPerSm blocks of ElementThreads on an SM
+/// at once (so at most 65536 / (that x 256) registers per thread): a gather that waits on its
+/// loads then has more warps to switch between.
+template <typename Body>
+concept MinBlocksBody = requires
+{
+    Body::MinBlocksPerSm;
+};
+template <MinBlocksBody Body>
+__global__ void __launch_bounds__(ElementThreads, Body::MinBlocksPerSm)
+    solverElementKernelMinBlocks(uint64_t n, Body body, const double* skip)
+{
+    runElements(n, body, skip);
 }
 
 inline constexpr int ReduceBlocks = 1024;

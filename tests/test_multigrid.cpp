@@ -215,3 +215,28 @@ TEST(Multigrid, AMissingVoxelInTheBoxBetweenTwoCoarseVoxelsCutsTheirLink)
     unit[x] = 0.f, unit[a] = 1.f;
     EXPECT_EQ(prolong(p, unit)[j], (27.f + 9.f + 3.f + 3.f + 1.f + 9.f + 3.f) / 64.f);
 }
+
+TEST(Multigrid, BoxesFullIsTheAndOverEachBoxsVoxels)
+{
+    // Neighbourhood::boxesFull against the definition: bit e set where every voxel of the box
+    // from the centre to offset e (each component 0 or e's) was found, on random patterns
+    std::mt19937 rng(15);
+    for (int k = 0; k < 20000; ++k) {
+        uint32_t n[27];
+        const uint32_t keep = k % 4 == 0 ? 2 : 8; // sparse and dense patterns
+        for (uint32_t& v : n)
+            v = rng() % 10 < keep ? 1u : 0u;
+        n[13] = 1u + rng() % 3; // the centre is a voxel
+        uint32_t want = 0;
+        for (int e = 0; e < 27; ++e) {
+            const int d[3] = {e / 9 - 1, (e / 3) % 3 - 1, e % 3 - 1};
+            bool full = true;
+            for (int m = 0; m < 8; ++m) {
+                const int x = (m >> 2) ? d[0] : 0, y = ((m >> 1) & 1) ? d[1] : 0, z = (m & 1) ? d[2] : 0;
+                full = full && n[solver::trilinear::slot(x, y, z)] != 0;
+            }
+            want |= uint32_t(full) << e;
+        }
+        ASSERT_EQ(solver::trilinear::Neighbourhood::boxesFull(n), want) << "pattern " << k;
+    }
+}
