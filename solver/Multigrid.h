@@ -94,7 +94,7 @@ private:
             mExec.elements(n, TableResidual{table, tmp, b, res, scale});
         else
             mRun.template cross<Residual>(mDomain.fine(), tmp, b, res, scale, mDomain.air());
-        coarseCorrection(k, tmp, res);
+        coarseCorrection(k, tmp, res, b);
         extraPairs();
         if (cg)
             mRun.template crossSum<JacobiSmoothDot>(mDomain.fine(), FinishRz{cg}, tmp, b, diag, x, scale,
@@ -105,8 +105,8 @@ private:
 
     /// Restricts level k's residual to level k+1 (whose first sweep rides along, but on the
     /// coarsest level, which sweeps on its own), cycles there, and adds the interpolated
-    /// correction to tmp.
-    void coarseCorrection(size_t k, float* tmp, const float* res)
+    /// correction to tmp. fineB: the fine level's right-hand side (used at k = 0).
+    void coarseCorrection(size_t k, float* tmp, const float* res, const float* fineB)
     {
         auto& levels = mDomain.levels();
         CoarseLevel<Exec>& c = levels[k];
@@ -117,8 +117,13 @@ private:
         mExec.elements(c.n, TrilinearRestrict{c.neighbours.data(), c.children(), res, b, first});
         // the level's residual goes into x (CoarseLevel::x says why that is safe)
         vcycle(k + 1, x, b, sweep, x, nullptr, !coarsest);
-        mExec.elements(
-            c.n, TrilinearProlongAdd{c.neighbours.data(), c.children(), x, tmp, k == 0 ? mDomain.air() : nullptr});
+        if (k == 0 && FineExtraPairs == 0) // tmp is still the first sweep of fineB: formed again, not read
+            mExec.elements(c.n,
+                           TrilinearProlongOntoFirstSweep{c.neighbours.data(), c.children(), x, fineB, mDomain.diag(),
+                                                          firstSweepDiagScale(), tmp, mDomain.air()});
+        else
+            mExec.elements(
+                c.n, TrilinearProlongAdd{c.neighbours.data(), c.children(), x, tmp, k == 0 ? mDomain.air() : nullptr});
     }
 
     StencilRunner<Exec>& mRun;

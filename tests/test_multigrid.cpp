@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -238,5 +239,64 @@ TEST(Multigrid, BoxesFullIsTheAndOverEachBoxsVoxels)
             want |= uint32_t(full) << e;
         }
         ASSERT_EQ(solver::trilinear::Neighbourhood::boxesFull(n), want) << "pattern " << k;
+    }
+}
+
+namespace {
+
+/// Random floats in [-4, 4) with a few exact zeros, so both branches of firstSweep run.
+std::vector<float> randomValues(uint64_t n, std::mt19937& rng)
+{
+    std::uniform_real_distribution<float> value(-4.f, 4.f);
+    std::vector<float> v(n, 0.f);
+    for (uint64_t j = 1; j < n; ++j)
+        v[j] = rng() % 16 == 0 ? 0.f : value(rng);
+    return v;
+}
+
+/// 1 on about one voxel in five (air cells), else 0.
+std::vector<float> randomFixed(uint64_t n, std::mt19937& rng)
+{
+    std::vector<float> f(n, 0.f);
+    for (uint64_t j = 1; j < n; ++j)
+        f[j] = rng() % 5 == 0 ? 1.f : 0.f;
+    return f;
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+} // namespace
+
+TEST(Multigrid, ProlongationOntoTheFirstSweepIsTheStoredSweepAddedTo)
+{
+    // the sweep formed again where the correction is added, against the sweep as the V-cycle
+    // stored it (CG's update, or JacobiApply) with TrilinearProlongAdd adding to it, bit for bit
+    const LevelPair p = makeLevels();
+    std::mt19937 rng(21);
+    const std::vector<float> r = randomValues(p.fineCount, rng), xc = randomValues(p.coarseCount, rng);
+    std::vector<uint8_t> diag(p.fineCount, 0);
+    for (uint64_t j = 1; j < p.fineCount; ++j)
+        diag[j] = uint8_t(rng() % 7); // 0 included
+    const float scale = 1.f / 0.9f;
+    for (const bool withAir : {false, true}) {
+        const std::vector<float> air = withAir ? randomFixed(p.fineCount, rng) : std::vector<float>();
+        const float* fixed = withAir ? air.data() : nullptr;
+        std::vector<float> want(p.fineCount, 0.f);
+        for (uint64_t j = 1; j < p.fineCount; ++j)
+            want[j] = firstSweep(r[j], diag[j], scale);
+        const TrilinearProlongAdd add{p.neighbours.data(), p.table(), xc.data(), want.data(), fixed};
+        std::vector<float> got(p.fineCount, 0.f);
+        const TrilinearProlongOntoFirstSweep onto{p.neighbours.data(), p.table(), xc.data(),  r.data(),
+                                                  diag.data(),         scale,     got.data(), fixed};
+        for (uint64_t i = 1; i < p.coarseCount; ++i)
+            add(i), onto(i);
+        EXPECT_TRUE(sameBits(got, want)) << (withAir ? "with" : "without") << " air cells";
+        uint64_t moved = 0; // the correction did reach the sweep
+        for (uint64_t j = 1; j < p.fineCount; ++j)
+            moved += want[j] != firstSweep(r[j], diag[j], scale);
+        EXPECT_GT(moved, (p.fineCount - 1) / 2);
     }
 }

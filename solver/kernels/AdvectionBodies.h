@@ -176,10 +176,15 @@ struct MacCormackCorrect {
                 }
         });
 #endif
+        // every channel's loads before the first store (out may alias them for all the
+        // compiler knows: a store between would hold the next channel's loads back)
+        float corrected[Channels];
         for (int ch = 0; ch < Channels; ++ch) {
             const float r = forward[ch][i] + 0.5f * (phi[ch][i] - back[ch]);
-            out[ch][i] = r < lo[ch] ? lo[ch] : (r > hi[ch] ? hi[ch] : r);
+            corrected[ch] = r < lo[ch] ? lo[ch] : (r > hi[ch] ? hi[ch] : r);
         }
+        for (int ch = 0; ch < Channels; ++ch)
+            out[ch][i] = corrected[ch];
     }
 };
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "kernels/LaplacianRow.h"
+#include "kernels/MultigridBodies.h"
 #include "vbm/VoxelBlockManager.h"
 
 #include <cmath>
@@ -119,10 +120,7 @@ struct UpdateSolution {
         x[i] = in.x + in.alpha * in.d;
         const float ri = in.r + -in.alpha * in.q;
         r[i] = ri;
-        if (sweep) {
-            const float dd = diagScale * float(in.diag);
-            sweep[i] = dd != 0.f ? ri / dd : 0.f;
-        }
+        if (sweep) sweep[i] = firstSweep(ri, in.diag, diagScale);
         return double(ri) * double(ri);
     }
     __hostdev__ double operator()(uint64_t i) const { return store(i, load(i)); }
@@ -150,8 +148,10 @@ struct DirectionLaplacianDot {
         const float beta = first ? 0.f : float(s->beta);
         const auto direction = [&](uint64_t n) { return first ? z[n] : z[n] + beta * dOld[n]; };
         const float di = direction(i);
-        dNew[i] = di;
+        // the stores after every load: dNew may alias z or dOld for all the compiler knows, so
+        // a store before the neighbours' loads would hold them back until it is done
         const float qi = laplacianRow(c, i, di, direction, fixed, a, b, zeroFixedNeighbours);
+        dNew[i] = di;
         q[i] = qi;
         return double(di) * double(qi);
     }

@@ -11,6 +11,16 @@
 
 namespace vbm::solver {
 
+/// The fine level's first damped Jacobi sweep from zero at one voxel: r / (diagScale diag), 0
+/// where that is 0 (diagScale = scale / omega): what JacobiApply and CG's update
+/// (UpdateSolution) store, and what the prolongation onto it (TrilinearProlongOntoFirstSweep)
+/// forms again instead of reading it.
+__hostdev__ inline float firstSweep(float r, uint8_t diag, float diagScale)
+{
+    const float dd = diagScale * float(diag);
+    return dd != 0.f ? r / dd : 0.f;
+}
+
 /// Damped Jacobi sweep for A = scale*(-L): out = x + omega * (b - A x) / (scale * neighbours).
 /// Fixed voxels (the air cells of adaptive scenes; null: none) hold 0, so their neighbours see
 /// the Dirichlet value and the cycle stays symmetric on the other voxels.
@@ -22,17 +32,25 @@ struct JacobiSmooth {
     float* out;
     float scale, omega;
     const float* fixed = nullptr;
+    /// The sweep's value at voxel i, with b[i] (read once: JacobiSmoothDot's product needs it
+    /// after the store, which may alias b for all the compiler knows).
+    struct Value {
+        float out, b;
+    };
     template <typename Taps>
-    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    __hostdev__ Value value(uint64_t i, Taps&& taps) const
     {
-        if (fixed && fixed[i] != 0.f) {
-            out[i] = 0.f;
-            return;
-        }
+        const float bi = b[i];
+        if (fixed && fixed[i] != 0.f) return {0.f, bi};
         const float xi = x[i];
         const float ax = minusLaplacian(gatherCross<FromBox>(taps), x, xi);
         const float d = scale * float(diag[i]);
-        out[i] = d != 0.f ? xi + omega * (b[i] - scale * ax) / d : 0.f;
+        return {d != 0.f ? xi + omega * (bi - scale * ax) / d : 0.f, bi};
+    }
+    template <typename Taps>
+    __hostdev__ void operator()(uint64_t i, Taps&& taps) const
+    {
+        out[i] = value(i, taps).out;
     }
 };
 
@@ -43,8 +61,9 @@ struct JacobiSmoothDot : JacobiSmooth<FromBox> {
     template <typename Taps>
     __hostdev__ double operator()(uint64_t i, Taps&& taps) const
     {
-        JacobiSmooth<FromBox>::operator()(i, taps);
-        return double(this->b[i]) * double(this->out[i]);
+        const auto v = this->value(i, taps);
+        this->out[i] = v.out;
+        return double(v.b) * double(v.out);
     }
 };
 

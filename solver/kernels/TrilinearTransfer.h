@@ -101,6 +101,31 @@ __hostdev__ constexpr float weight(int dx, int dy, int dz)
 __hostdev__ constexpr int sign(int o, int axis) { return (o >> (2 - axis)) & 1 ? 1 : -1; }
 /// Offset component of interpolation partner m (0..7, m = 0 the parent) of a child at octant o.
 __hostdev__ constexpr int partner(int o, int m, int axis) { return (m >> (2 - axis)) & 1 ? sign(o, axis) : 0; }
+
+/// A coarse voxel as a prolongation sees it: its neighbourhood, its value and its children.
+struct Parent {
+    Neighbourhood nb;
+    float own;
+    uint32_t kids[8];
+    __hostdev__ Parent(const uint32_t* neighbours, const ChildTable& children, const float* xc, uint64_t i)
+        : nb(neighbours, uint32_t(i)), own(xc[i])
+    {
+        children.half(i, 0, kids);
+        children.half(i, 1, kids + 4);
+    }
+    /// The interpolation of xc at the child in octant o, its 8 terms in a fixed order (d in {0, s}^3).
+    __hostdev__ float interpolate(const float* xc, int o) const
+    {
+        float v = 0.f;
+        VBM_UNROLL
+        for (int m = 0; m < 8; ++m) {
+            const int dx = partner(o, m, 0), dy = partner(o, m, 1), dz = partner(o, m, 2);
+            const int e = slot(dx, dy, dz);
+            v += weight(dx, dy, dz) * (nb.isLinked(e) ? xc[nb.n[e]] : own);
+        }
+        return v;
+    }
+};
 } // namespace trilinear
 
 /// Coarse voxel i adds the trilinear interpolation of xc to each of its children. Every
@@ -113,25 +138,51 @@ struct TrilinearProlongAdd {
     const float* fixed = nullptr; ///< fixed voxels of the level above (its air cells; null: none) keep 0
     __hostdev__ void operator()(uint64_t i) const
     {
-        const trilinear::Neighbourhood nb(neighbours, uint32_t(i));
-        const float own = xc[i];
-        uint32_t kids[8];
-        children.half(i, 0, kids);
-        children.half(i, 1, kids + 4);
+        const trilinear::Parent p(neighbours, children, xc, i);
+        // every load before the first store: x may alias xc for all the compiler knows, so a
+        // store between them would make each child's loads wait for the last child's store
+        float out[8];
+        uint32_t write = 0;
         VBM_UNROLL
         for (int o = 0; o < 8; ++o) {
-            const uint32_t child = kids[o];
-            if (!child || (fixed && fixed[child] != 0.f)) continue;
-            float v = 0.f;
-            VBM_UNROLL
-            for (int m = 0; m < 8; ++m) { // d in {0, s}^3, in a fixed order
-                const int dx = trilinear::partner(o, m, 0), dy = trilinear::partner(o, m, 1),
-                          dz = trilinear::partner(o, m, 2);
-                const int e = trilinear::slot(dx, dy, dz);
-                v += trilinear::weight(dx, dy, dz) * (nb.isLinked(e) ? xc[nb.n[e]] : own);
-            }
-            x[child] += v;
+            const uint32_t child = p.kids[o];
+            const bool moves = child && !(fixed && fixed[child] != 0.f);
+            out[o] = moves ? x[child] + p.interpolate(xc, o) : 0.f;
+            write |= uint32_t(moves) << o;
         }
+        VBM_UNROLL
+        for (int o = 0; o < 8; ++o)
+            if ((write >> o) & 1u) x[p.kids[o]] = out[o];
+    }
+};
+
+/// TrilinearProlongAdd onto the fine level's first sweep, formed here from r (firstSweep)
+/// rather than read: x = firstSweep(r) + the interpolation, and firstSweep(r) alone on fixed
+/// voxels, the same bits as that sweep stored and then added to. Every fine voxel has a parent,
+/// so this writes all of x, and reads r (4 bytes) and the diagonal (1) where TrilinearProlongAdd
+/// read x (4) before its write.
+struct TrilinearProlongOntoFirstSweep {
+    const uint32_t* neighbours; ///< the coarse level's StoreCrossNeighbours table
+    ChildTable children;        ///< StoreChildren's table
+    const float* xc;
+    const float* r;      ///< the fine level's right-hand side (CG's r)
+    const uint8_t* diag; ///< the fine level's diagonal
+    float diagScale;     ///< firstSweep's
+    float* x;
+    const float* fixed = nullptr; ///< the fine level's air cells (null: none)
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        const trilinear::Parent p(neighbours, children, xc, i);
+        float out[8]; // every load before the first store, as TrilinearProlongAdd
+        VBM_UNROLL
+        for (int o = 0; o < 8; ++o) {
+            const uint32_t child = p.kids[o];
+            const float sweep = child ? firstSweep(r[child], diag[child], diagScale) : 0.f;
+            out[o] = !child || (fixed && fixed[child] != 0.f) ? sweep : sweep + p.interpolate(xc, o);
+        }
+        VBM_UNROLL
+        for (int o = 0; o < 8; ++o)
+            if (p.kids[o]) x[p.kids[o]] = out[o];
     }
 };
 
