@@ -29,17 +29,17 @@ struct FacesFromCentres {
             return c.n[t] ? 0.5f * (f[i] + f[c.n[t]]) : (openFace(air, i, t) ? f[i] : 0.f);
         };
         const float ui = face(cu, 2), vi = face(cv, 4), wi = face(cw, 6);
-        u[i] = ui, v[i] = vi, w[i] = wi;
-        if (!negatedDivergence) return;
-        if (air && air[i] != 0.f) {
-            negatedDivergence[i] = 0.f;
-            return;
+        // every load before the first store (the outputs may alias the centres for all the
+        // compiler knows: a store between would hold the later loads back)
+        float d = 0.f;
+        const bool divergence = negatedDivergence && !(air && air[i] != 0.f);
+        if (divergence) { // the faces the -x, -y, -z voxels write, in Divergence's order
+            d = ui - (c.n[1] ? 0.5f * (cu[c.n[1]] + cu[i]) : 0.f);
+            d += vi - (c.n[3] ? 0.5f * (cv[c.n[3]] + cv[i]) : 0.f);
+            d += wi - (c.n[5] ? 0.5f * (cw[c.n[5]] + cw[i]) : 0.f);
         }
-        // the faces the -x, -y, -z voxels write, in Divergence's order
-        float d = ui - (c.n[1] ? 0.5f * (cu[c.n[1]] + cu[i]) : 0.f);
-        d += vi - (c.n[3] ? 0.5f * (cv[c.n[3]] + cv[i]) : 0.f);
-        d += wi - (c.n[5] ? 0.5f * (cw[c.n[5]] + cw[i]) : 0.f);
-        negatedDivergence[i] = -d;
+        u[i] = ui, v[i] = vi, w[i] = wi;
+        if (negatedDivergence) negatedDivergence[i] = divergence ? -d : 0.f;
     }
 };
 
@@ -80,9 +80,8 @@ struct SubtractGradient {
         const auto face = [&](float* f, int t) {
             return c.n[t] ? f[i] - (p[c.n[t]] - pi) : (openFace(air, i, t) ? f[i] : 0.f);
         };
-        u[i] = face(u, 2);
-        v[i] = face(v, 4);
-        w[i] = face(w, 6);
+        const float ui = face(u, 2), vi = face(v, 4), wi = face(w, 6); // the loads before the stores
+        u[i] = ui, v[i] = vi, w[i] = wi;
     }
 };
 

@@ -89,9 +89,9 @@ struct CentresFromFaces {
         const auto lower = [&](const float* f, int t) {
             return c.n[t] ? f[c.n[t]] : (openFace(air, i, t) ? f[i] : 0.f);
         };
-        cu[i] = 0.5f * (u[i] + lower(u, 1));
-        cv[i] = 0.5f * (v[i] + lower(v, 3));
-        cw[i] = 0.5f * (w[i] + lower(w, 5));
+        const float ui = 0.5f * (u[i] + lower(u, 1)), vi = 0.5f * (v[i] + lower(v, 3)),
+                    wi = 0.5f * (w[i] + lower(w, 5)); // the loads before the stores
+        cu[i] = ui, cv[i] = vi, cw[i] = wi;
         if (fused) {
             emit(i);
             burn(i);

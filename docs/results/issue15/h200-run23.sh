@@ -2,7 +2,8 @@
 # Issue 15, H200 run 23 (session 15): the fine level's prolongation onto the first sweep formed again
 # from r (TrilinearProlongOntoFirstSweep: x = sweep + correction, no read of x), and both
 # prolongations' loads before their stores; the stores after the loads in DirectionLaplacianDot,
-# JacobiSmoothDot (b read once) and MacCormackCorrect. O = vbm-fluid at ab8b94e (main), N = the working tree.
+# JacobiSmoothDot (b read once), MacCormackCorrect, FacesFromCentres, CentresFromFaces and
+# SubtractGradient. O = vbm-fluid at ab8b94e (main), N = the working tree.
 # Part a: the 4.2M plume O N O N (medians over frames 101-300, fields hashed after 300); ncu
 # durations of the kernels the change touches; fields-hashes.sh of N against runs 18 and 19.
 # Part b: the GPU tests and memcheck of N; the 1B plume, O then N (4 steps, peak memory).
@@ -18,7 +19,7 @@ for i in 1 2; do for v in old new; do
 python3 docs/results/issue15/window-medians.py 101 300 $R/old-1.csv $R/new-1.csv $R/old-2.csv $R/new-2.csv | sed "s|$R/||g" | tee $R/windows.md
 for v in old new; do
   $X ncu --clock-control none --cache-control none --kernel-name-base demangled \
-    --kernel-name 'regex:Trilinear|UpdateSolution|Residual<|JacobiSmoothDot|DirectionLaplacianDot|MacCormack' --launch-skip 300 --launch-count 200 \
+    --kernel-name 'regex:Trilinear|UpdateSolution|Residual<|JacobiSmoothDot|DirectionLaplacianDot|MacCormack|FacesFromCentres|CentresFromFaces|SubtractGradient' --launch-skip 300 --launch-count 200 \
     --metrics gpu__time_duration.sum,launch__registers_per_thread,launch__grid_size --csv \
     $C/$v/vbm-fluid --headless --render none --scene smoke-plume-4m --frames 40 > $R/ncu-$v.csv 2>&1; echo "ncu $v rc=$?"; done
 python3 - $R <<'PY' | tee $R/ncu-medians.txt
