@@ -7,7 +7,9 @@
 // indexed by value index; index 0 is the background and is never written. A stencil body gets
 // its voxel's value index and a `taps(f)` that streams (tap, index) from the chosen resolver;
 // an element body gets a value index. One __hostdev__ body serves both backends, and the result
-// is bitwise the same whichever resolver produced the taps.
+// is bitwise the same whichever resolver produced the taps. A body makes all its loads before its
+// first store: two float arrays may alias for all the compiler knows, so a store before a load
+// holds that load (and what waits on it) back until the store is done (H200 runs 22-23).
 #pragma once
 
 #include "vbm/TreeWalkStencils.h"

@@ -23,10 +23,11 @@ struct Emit {
     float fuelValue = 0.f;
     __hostdev__ void operator()(uint64_t i) const
     {
-        if (flagAt(emitter, i)) {
-            density[i] = density[i] > densityValue ? density[i] : densityValue;
-            temperature[i] = temperature[i] > temperatureValue ? temperature[i] : temperatureValue;
-            if (fuel) fuel[i] = fuel[i] > fuelValue ? fuel[i] : fuelValue;
+        if (flagAt(emitter, i)) { // the loads before the stores
+            const float d = density[i], t = temperature[i], f = fuel ? fuel[i] : 0.f;
+            density[i] = d > densityValue ? d : densityValue;
+            temperature[i] = t > temperatureValue ? t : temperatureValue;
+            if (fuel) fuel[i] = f > fuelValue ? f : fuelValue;
         }
     }
 };
@@ -140,9 +141,10 @@ struct ConfinementForce {
         const float len = sqrtf(gx * gx + gy * gy + gz * gz);
         if (!(len > 1e-20f)) return;
         const float nx = gx / len, ny = gy / len, nz = gz / len;
-        cu[i] += scale * (ny * wz[i] - nz * wy[i]);
-        cv[i] += scale * (nz * wx[i] - nx * wz[i]);
-        cw[i] += scale * (nx * wy[i] - ny * wx[i]);
+        const float x = wx[i], y = wy[i], z = wz[i], u = cu[i], v = cv[i], w = cw[i]; // loads, then stores
+        cu[i] = u + scale * (ny * z - nz * y);
+        cv[i] = v + scale * (nz * x - nx * z);
+        cw[i] = w + scale * (nx * y - ny * x);
     }
 };
 

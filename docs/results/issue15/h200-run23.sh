@@ -3,7 +3,7 @@
 # from r (TrilinearProlongOntoFirstSweep: x = sweep + correction, no read of x), and both
 # prolongations' loads before their stores; the stores after the loads in DirectionLaplacianDot,
 # JacobiSmoothDot (b read once), MacCormackCorrect, FacesFromCentres, CentresFromFaces and
-# SubtractGradient. O = vbm-fluid at ab8b94e (main), N = the working tree.
+# SubtractGradient, Emit and ConfinementForce. O = vbm-fluid at ab8b94e (main), N = the working tree.
 # Part a: the 4.2M plume O N O N (medians over frames 101-300, fields hashed after 300); ncu
 # durations of the kernels the change touches; fields-hashes.sh of N against runs 18 and 19.
 # Part b: the GPU tests and memcheck of N; the 1B plume, O then N (4 steps, peak memory).
