@@ -44,7 +44,7 @@ grep -E "^==|PASSED|FAILED" $R/tests.log
 for s in smoke-plume smoke-open; do
   $X compute-sanitizer --tool memcheck --error-exitcode 3 $C/new/vbm-fluid --headless --render none --scene $s --frames 4 > $R/memcheck-$s.txt 2>&1
   echo "memcheck $s rc=$? $(grep -E 'ERROR SUMMARY' $R/memcheck-$s.txt)"; done
-for v in old new; do
+[ "${SKIP_1B:-0}" = 1 ] || for v in old new; do
   ( while sleep 1; do nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits; done ) > $R/mem-1b-$v.txt & w=$!
   /usr/bin/time -v $X $C/$v/vbm-fluid --headless --render none --frames 4 \
     --scene docs/results/issue15/smoke-plume-1b.scene --timings $R/timings-1b-$v.csv > $R/fluid-1b-$v.log 2>&1
