@@ -80,7 +80,7 @@ private:
         // fine level only: a coarse level's rides along with the restriction that makes b)
         if (!firstSweepDone) {
             if (k) throw std::logic_error("multigrid: a coarse level's first sweep rides along with its restriction");
-            mExec.elements(n, JacobiApply{b, diag, tmp, 0.f, scale / SmoothingWeight});
+            mExec.elements(n, FineFirstSweep{b, diag, tmp, firstSweepDiagScale()});
         }
         const int pairs = k ? CoarseExtraPairs : FineExtraPairs;
         const auto extraPairs = [&] {

@@ -273,7 +273,7 @@ bool sameBits(const std::vector<float>& a, const std::vector<float>& b)
 TEST(Multigrid, ProlongationOntoTheFirstSweepIsTheStoredSweepAddedTo)
 {
     // the sweep formed again where the correction is added, against the sweep as the V-cycle
-    // stored it (CG's update, or JacobiApply) with TrilinearProlongAdd adding to it, bit for bit
+    // stored it (CG's update, or FineFirstSweep) with TrilinearProlongAdd adding to it, bit for bit
     const LevelPair p = makeLevels();
     std::mt19937 rng(21);
     const std::vector<float> r = randomValues(p.fineCount, rng), xc = randomValues(p.coarseCount, rng);
@@ -286,7 +286,7 @@ TEST(Multigrid, ProlongationOntoTheFirstSweepIsTheStoredSweepAddedTo)
         const float* fixed = withAir ? air.data() : nullptr;
         std::vector<float> want(p.fineCount, 0.f);
         for (uint64_t j = 1; j < p.fineCount; ++j)
-            want[j] = firstSweep(r[j], diag[j], scale);
+            want[j] = firstSweep(r[j], float(diag[j]), scale);
         const TrilinearProlongAdd add{p.neighbours.data(), p.table(), xc.data(), want.data(), fixed};
         std::vector<float> got(p.fineCount, 0.f);
         const TrilinearProlongOntoFirstSweep onto{p.neighbours.data(), p.table(), xc.data(),  r.data(),
@@ -296,7 +296,7 @@ TEST(Multigrid, ProlongationOntoTheFirstSweepIsTheStoredSweepAddedTo)
         EXPECT_TRUE(sameBits(got, want)) << (withAir ? "with" : "without") << " air cells";
         uint64_t moved = 0; // the correction did reach the sweep
         for (uint64_t j = 1; j < p.fineCount; ++j)
-            moved += want[j] != firstSweep(r[j], diag[j], scale);
+            moved += want[j] != firstSweep(r[j], float(diag[j]), scale);
         EXPECT_GT(moved, (p.fineCount - 1) / 2);
     }
 }

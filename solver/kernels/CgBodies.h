@@ -120,7 +120,7 @@ struct UpdateSolution {
         x[i] = in.x + in.alpha * in.d;
         const float ri = in.r + -in.alpha * in.q;
         r[i] = ri;
-        if (sweep) sweep[i] = firstSweep(ri, in.diag, diagScale);
+        if (sweep) sweep[i] = firstSweep(ri, float(in.diag), diagScale);
         return double(ri) * double(ri);
     }
     __hostdev__ double operator()(uint64_t i) const { return store(i, load(i)); }

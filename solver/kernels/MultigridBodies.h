@@ -11,15 +11,26 @@
 
 namespace vbm::solver {
 
-/// The fine level's first damped Jacobi sweep from zero at one voxel: r / (diagScale diag), 0
-/// where that is 0 (diagScale = scale / omega): what JacobiApply and CG's update
-/// (UpdateSolution) store, and what the prolongation onto it (TrilinearProlongOntoFirstSweep)
-/// forms again instead of reading it.
-__hostdev__ inline float firstSweep(float r, uint8_t diag, float diagScale)
+/// A level's first damped Jacobi sweep from zero at one voxel: r / (diagScale diag), 0 where
+/// that is 0 (diagScale = scale / omega; diag the voxel's active neighbours). Every body that
+/// forms it calls this: on the fine level FineFirstSweep and CG's update (UpdateSolution) store
+/// it, and the prolongation onto it (TrilinearProlongOntoFirstSweep) forms it again instead of
+/// reading it, which is exact only because all three share this expression; on coarse levels
+/// the restriction's FirstSweep and CoarsestJacobi.
+__hostdev__ inline float firstSweep(float r, float diag, float diagScale)
 {
-    const float dd = diagScale * float(diag);
+    const float dd = diagScale * diag;
     return dd != 0.f ? r / dd : 0.f;
 }
+
+/// The fine level's first sweep from zero, from the Domain's diagonal. An element body.
+struct FineFirstSweep {
+    const float* b;
+    const uint8_t* diag; ///< Domain::diag
+    float* out;
+    float diagScale;
+    __hostdev__ void operator()(uint64_t i) const { out[i] = firstSweep(b[i], float(diag[i]), diagScale); }
+};
 
 /// Damped Jacobi sweep for A = scale*(-L): out = x + omega * (b - A x) / (scale * neighbours).
 /// Fixed voxels (the air cells of adaptive scenes; null: none) hold 0, so their neighbours see
@@ -173,8 +184,7 @@ struct CoarsestJacobi {
         float* even = scratch; // step 0's output, and every even step's
         float* odd = scratch + n;
         if (step == 0) {
-            const float first = (scale / omega) * tableDiag(neighbours, i);
-            even[i] = first != 0.f ? b[i] / first : 0.f;
+            even[i] = firstSweep(b[i], tableDiag(neighbours, i), scale / omega);
         } else if (step <= sweeps) {
             const float* in = step % 2 ? even : odd;
             (step % 2 ? odd : even)[i] = tableJacobi(neighbours, i, in, b, scale, omega);
@@ -235,17 +245,15 @@ struct StoreChildren {
     }
 };
 
-/// The coarse level's first damped Jacobi sweep from zero, sweep = b / (diagScale diag) (as
-/// JacobiApply), written by the restriction that makes b: one launch fewer per level.
+/// The coarse level's first damped Jacobi sweep from zero, sweep = firstSweep(b) (its diagonal
+/// from the table), written by the restriction that makes b: one launch fewer per level.
 struct FirstSweep {
     const uint32_t* neighbours = nullptr; ///< the level's StoreCrossNeighbours table (its diagonal: tableDiag)
     float* sweep = nullptr;               ///< null: no sweep
     float diagScale = 0;
     __hostdev__ void operator()(uint64_t i, float b) const
     {
-        if (!sweep) return;
-        const float d = diagScale * tableDiag(neighbours, i);
-        sweep[i] = d != 0.f ? b / d : 0.f;
+        if (sweep) sweep[i] = firstSweep(b, tableDiag(neighbours, i), diagScale);
     }
 };
 

@@ -177,7 +177,7 @@ struct TrilinearProlongOntoFirstSweep {
         VBM_UNROLL
         for (int o = 0; o < 8; ++o) {
             const uint32_t child = p.kids[o];
-            const float sweep = child ? firstSweep(r[child], diag[child], diagScale) : 0.f;
+            const float sweep = child ? firstSweep(r[child], float(diag[child]), diagScale) : 0.f;
             out[o] = !child || (fixed && fixed[child] != 0.f) ? sweep : sweep + p.interpolate(xc, o);
         }
         VBM_UNROLL
