@@ -42,6 +42,10 @@ options:
                           frame by frame from the same state, checked bitwise identical
   --advection-resolver NAME  a box resolver for advection (default forEachBoxStencilCached)
   --block-width 128|512   VBM block width (default 128)
+  --scalars float|half    smoke: store density and temperature as floats, or as half pairs
+                          (4 B per voxel less, each value rounded to the nearest half; results
+                          differ from float's: docs/solver.md "Half storage"); default: the
+                          scene's scalar_storage (float)
   --render offscreen|none render each frame offscreen with Vulkan (default), or not at all
   --interop auto|on|off   how the field reaches the renderer: shared CUDA-Vulkan memory
                           (no host copies; needs the CUDA backend and the Vulkan device to be
@@ -118,7 +122,8 @@ void readSlice(ArgReader& r, Options& o)
     if (colon == std::string::npos) return;
     const double pos = ArgReader("--slice position", v.substr(colon + 1)).real();
     if (std::fabs(pos) > double(1 << 30))
-        throw UsageError("--slice position must be an index coordinate within +-2^30, got '" + v.substr(colon + 1) + "'");
+        throw UsageError("--slice position must be an index coordinate within +-2^30, got '" + v.substr(colon + 1) +
+                         "'");
     o.slicePosition = pos;
 }
 
@@ -171,6 +176,10 @@ const std::pair<const char*, FlagReader> Flags[] = {
      [](ArgReader& r, Options& o) {
          o.log2BlockWidth = r.blockWidth({128, 512});
      }},
+    {"--scalars",
+     [](ArgReader& r, Options& o) {
+         o.scalars = r.choice({"float", "half"}) == "half" ? ScalarStorage::Half : ScalarStorage::Float;
+     }},
     {"--interop",
      [](ArgReader& r, Options& o) {
          o.interop = r.choice({"auto", "on", "off"});
@@ -192,10 +201,16 @@ const std::pair<const char*, FlagReader> Flags[] = {
          r.choice({"blocks"});
          o.blockOverlay = true;
      }},
-    {"--look", [](ArgReader& r, Options& o) { o.look = r.choice({"density", "emission", "fire", "blocks"}); }},
+    {"--look",
+     [](ArgReader& r, Options& o) {
+         o.look = r.choice({"density", "emission", "fire", "blocks"});
+     }},
     {"--range", readRange},
     {"--light", readLight},
-    {"--render-scale", [](ArgReader& r, Options& o) { o.renderScale = uint32_t(std::stoi(r.choice({"1", "2", "4"}))); }},
+    {"--render-scale",
+     [](ArgReader& r, Options& o) {
+         o.renderScale = uint32_t(std::stoi(r.choice({"1", "2", "4"})));
+     }},
     {"--light-cells", [](ArgReader& r, Options& o) { o.lightCells = uint32_t(r.integer(0, 1024)); }},
     {"--ray-step",
      [](ArgReader& r, Options& o) {
@@ -213,7 +228,10 @@ const std::pair<const char*, FlagReader> Flags[] = {
          if (!(s > 0) || s > 1000) throw UsageError("--density-scale takes a positive number up to 1000");
          o.densityScale = s;
      }},
-    {"--ground", [](ArgReader& r, Options& o) { o.ground = r.choice({"on", "off"}) == "on"; }},
+    {"--ground",
+     [](ArgReader& r, Options& o) {
+         o.ground = r.choice({"on", "off"}) == "on";
+     }},
     {"--slice", readSlice},
     {"--seed", [](ArgReader& r, Options& o) { o.seed = uint64_t(r.integer(0, 2147483647)); }},
 };

@@ -22,6 +22,7 @@ struct Options {
     std::optional<Resolver> resolver;  ///< --resolver NAME: Laplacian-type steps (and advection if a box one)
     std::optional<Resolver> advection; ///< --advection-resolver NAME
     int log2BlockWidth = 7;
+    std::optional<ScalarStorage> scalars; ///< --scalars float|half: smoke's density and temperature storage
     std::string render = "offscreen"; ///< offscreen (Vulkan compute, no window) or none
     bool renderExplicit = false;      ///< --render given: a failure to render is an error, not a note
     std::string interop = "auto";     ///< auto (shared CUDA-Vulkan memory where possible), on (required), off (staging)

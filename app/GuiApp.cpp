@@ -159,7 +159,8 @@ void WindowApp::startSession(const Options& o)
     target->setLeftInset(panelWidth(mFbWidth));
     mTarget = target.get();
     mSession = std::make_unique<Session>(
-        mState.scene, mState.backend, std::vector<NamedChoice>{{resolverName(mState.choice.laplacian), mState.choice}});
+        mState.scene, mState.backend, std::vector<NamedChoice>{{resolverName(mState.choice.laplacian), mState.choice}},
+        o.scalars);
     mSession->attachRenderer(std::move(vk), std::move(target), o.interop);
     const render::VolumeRenderer& r = *mSession->renderer();
     mSession->view().look =

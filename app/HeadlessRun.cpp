@@ -90,6 +90,10 @@ void printHeader(const Options& o, const Session& session, const std::string& re
     std::printf("  memory:     %.1f B per voxel (grid+VBM %.1f, fields %.1f, temporaries %.1f) per configuration\n",
                 mem.perVoxel(mem.total()), mem.perVoxel(mem.gridAndVbm), mem.perVoxel(mem.fields),
                 mem.perVoxel(mem.temporaries));
+    if (session.scene().kind == SimulationKind::Smoke)
+        std::printf("  scalars:    density and temperature as %s\n", session.scene().scalars == ScalarStorage::Half
+                                                                         ? "half pairs (one 32-bit element per voxel)"
+                                                                         : "floats");
     for (size_t k = 0; k < session.solverCount(); ++k)
         std::printf("  resolvers:  Laplacian-type %s, advection %s\n",
                     resolverName(session.solver(k).choice().laplacian),
@@ -190,7 +194,7 @@ int runHeadless(const Options& o)
 {
     const Backend backend = pickBackend(o.backend);
     const std::vector<NamedChoice> configs = configurations(o, backend);
-    Session session(startingSceneName(o, backend), backend, configs);
+    Session session(startingSceneName(o, backend), backend, configs, o.scalars);
     const std::string renderLine = startOffscreenRender(o, session);
     if (!o.screenshot.empty() && !session.renderer())
         throw cli::UsageError("--screenshot needs the offscreen render, which is not available here");

@@ -23,10 +23,22 @@ render::FieldMemory fieldMemory(Backend b)
 
 } // namespace
 
-Session::Session(const std::string& sceneName, Backend backend, const std::vector<NamedChoice>& configs)
-    : mScene(loadScene(sceneName)), mBackend(backend)
+Session::Session(const std::string& sceneName, Backend backend, const std::vector<NamedChoice>& configs,
+                 std::optional<ScalarStorage> scalars)
+    : mScalars(scalars), mScene(loadWithOverrides(sceneName, true)), mBackend(backend)
 {
     makeSolvers(configs);
+}
+
+Scene Session::loadWithOverrides(const std::string& sceneName, bool strict) const
+{
+    Scene scene = loadScene(sceneName);
+    if (!mScalars) return scene;
+    if (scene.kind == SimulationKind::Smoke)
+        scene.scalars = *mScalars;
+    else if (strict && *mScalars == ScalarStorage::Half)
+        throw cli::UsageError("--scalars half is for smoke scenes; '" + sceneName + "' is a heat scene");
+    return scene;
 }
 
 Session::~Session() = default;
@@ -50,9 +62,9 @@ void Session::makeRenderer(bool strict)
     const VkExtent2D size = mTarget->volumeExtent();
     // The solver's current topology, which is the scene's only until its first rebuild.
     // Smoke keeps room for the temperature too, which the fire look shows.
-    mRenderer = std::make_unique<render::VolumeRenderer>(*mVulkan, solver().grid(), size.width, size.height,
-                                                         mSharedWhyNot.empty(),
-                                                         mScene.kind == SimulationKind::Smoke ? 2u : 1u);
+    mRenderer =
+        std::make_unique<render::VolumeRenderer>(*mVulkan, solver().grid(), size.width, size.height,
+                                                 mSharedWhyNot.empty(), mScene.kind == SimulationKind::Smoke ? 2u : 1u);
     mRendererTopology = solver().topologyVersion();
     mFieldChanged = true;
 }
@@ -77,7 +89,7 @@ void Session::reload(const std::string& sceneName, Backend backend, const Stenci
     if (mVulkan) render::checkVk(vkDeviceWaitIdle(mVulkan->device()), "vkDeviceWaitIdle (loading a scene)");
     mRenderer.reset();
     mSolvers.clear();
-    mScene = loadScene(sceneName);
+    mScene = loadWithOverrides(sceneName, false);
     mBackend = backend;
     makeSolvers({{resolverName(choice.laplacian), choice}});
     if (mVulkan) makeRenderer(false); // a live switch falls back to staging rather than stop the window

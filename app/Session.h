@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,10 @@ struct FrameRequest {
 
 class Session {
 public:
-    /// Loads the scene and makes one solver per configuration; the first one is drawn.
-    Session(const std::string& sceneName, Backend backend, const std::vector<NamedChoice>& configs);
+    /// Loads the scene and makes one solver per configuration; the first one is drawn. `scalars`
+    /// (--scalars) overrides the scene's scalar_storage; half on a heat scene is a cli::UsageError.
+    Session(const std::string& sceneName, Backend backend, const std::vector<NamedChoice>& configs,
+            std::optional<ScalarStorage> scalars = {});
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
@@ -49,6 +52,7 @@ public:
                         const std::string& interop);
     /// A fresh start: `sceneName` loaded on `backend` with one solver running `choice`, and a
     /// renderer made for its grid. The view is kept (the caller resets it for another scene).
+    /// The constructor's `scalars` applies to smoke scenes (heat ones keep float).
     void reload(const std::string& sceneName, Backend backend, const StencilChoice& choice);
 
     /// One frame: every solver steps (if asked), the first one's field goes to the renderer when
@@ -107,14 +111,19 @@ private:
     /// last took one; returns the bytes that copy moved off the solver's device (0 on the CPU).
     uint64_t updateRendererGrid();
 
+    /// The scene named, with the scalar storage override applied (strict: a heat scene and half
+    /// storage are a cli::UsageError; else heat keeps float).
+    Scene loadWithOverrides(const std::string& sceneName, bool strict) const;
+
+    std::optional<ScalarStorage> mScalars; ///< --scalars, applied to every scene loaded
     Scene mScene;
     Backend mBackend;
     std::vector<NamedSolver> mSolvers;
     std::vector<FrameTimings> mRecords; ///< the last frame's, one per solver
     int mFrame = 0, mSteps = 0;
-    bool mFieldChanged = true;      ///< the renderer has not seen the first solver's field yet
+    bool mFieldChanged = true;       ///< the renderer has not seen the first solver's field yet
     bool mSecondChannelStale = true; ///< the renderer's channel 1 (temperature) is older than the field
-    uint64_t mRendererTopology = 0; ///< the first solver's topologyVersion() the renderer's grid is
+    uint64_t mRendererTopology = 0;  ///< the first solver's topologyVersion() the renderer's grid is
     bool mDrawn = false;
     // Destroyed before the solvers: CUDA lets go of the shared field before the solver's memory.
     std::unique_ptr<render::VulkanContext> mVulkan;

@@ -69,8 +69,7 @@ public:
                 exec.elements(n, SubtractValue{f[Channel(int(Channel::U) + a)], d[a], mWind[a]});
             relative = exec.maxAbs(d[0], d[1], d[2], n);
         }
-        const SeedTest seed{f[Channel::Density],
-                            f[Channel::Temperature],
+        const SeedTest seed{f.scalars(),
                             f[Channel::U],
                             f[Channel::V],
                             f[Channel::W],

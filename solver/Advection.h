@@ -58,45 +58,54 @@ public:
 private:
     void substep(float dtOverH, bool macCormack)
     {
-        if (mFields.has(Channel::Fuel))
-            substepWith<AdvectedChannels + 1>(dtOverH, macCormack);
+        const bool fuel = mFields.has(Channel::Fuel), half = mFields.halfScalars();
+        if (fuel)
+            half ? substepWith<AdvectedChannels + 1, true>(dtOverH, macCormack)
+                 : substepWith<AdvectedChannels + 1, false>(dtOverH, macCormack);
         else
-            substepWith<AdvectedChannels>(dtOverH, macCormack);
+            half ? substepWith<AdvectedChannels, true>(dtOverH, macCormack)
+                 : substepWith<AdvectedChannels, false>(dtOverH, macCormack);
     }
 
     /// One substep of density, temperature, the centred velocity and (N = 6: fire scenes) fuel.
-    template <int N>
+    /// Half: density and temperature are read as half pairs (Channel::Density's array) and
+    /// advected into floats in the faces U and V as with float storage; the correction (or, for
+    /// semi-Lagrangian, PackScalars) makes the pairs of the result.
+    template <int N, bool Half>
     void substepWith(float dtOverH, bool macCormack)
     {
         constexpr bool Fuel = N > AdvectedChannels;
         Fields<Exec>& f = mFields;
         float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
-        Advect<N> a{cu,
-                    cv,
-                    cw,
-                    dtOverH,
-                    {f[Channel::Density], f[Channel::Temperature], cu, cv, cw},
-                    {f[Channel::U], f[Channel::V], f[Temp::AdvectedU], f[Temp::AdvectedV], f[Channel::W]}};
+        const ScalarPairs s = f.scalars();
+        Advect<N, Half> a{cu,
+                          cv,
+                          cw,
+                          dtOverH,
+                          {s.density, s.temperature, cu, cv, cw},
+                          {f[Channel::U], f[Channel::V], f[Temp::AdvectedU], f[Temp::AdvectedV], f[Channel::W]}};
         if constexpr (Fuel) a.in[N - 1] = f[Channel::Fuel], a.out[N - 1] = f[Temp::AdvectedFuel];
         mRun.box(mDomain.fine(), a);
         if (macCormack) {
             // each voxel's correction over its own velocity, which the forward pass has replaced
             constexpr int M = Fuel ? 3 : 2;
-            MacCormackCorrect<M> c{cu,
-                                   cv,
-                                   cw,
-                                   dtOverH,
-                                   {f[Channel::Density], f[Channel::Temperature]},
-                                   {f[Channel::U], f[Channel::V]},
-                                   {cu, cv}};
+            MacCormackCorrect<M, Half> c{cu,
+                                         cv,
+                                         cw,
+                                         dtOverH,
+                                         {s.density, s.temperature},
+                                         {f[Channel::U], f[Channel::V]},
+                                         {cu, Half ? nullptr : cv}};
             if constexpr (Fuel) c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = cw;
             mRun.box(mDomain.fine(), c);
             f.swap(Channel::Density, Temp::CentreU);
-            f.swap(Channel::Temperature, Temp::CentreV);
+            if constexpr (!Half) f.swap(Channel::Temperature, Temp::CentreV);
             if constexpr (Fuel) f.swap(Channel::Fuel, Temp::CentreW);
         } else {
+            if constexpr (Half)
+                mRun.exec().elements(mDomain.valueCount(), PackScalars{f[Channel::U], f[Channel::V], f[Channel::U]});
             f.swap(Channel::Density, Channel::U);
-            f.swap(Channel::Temperature, Channel::V);
+            if constexpr (!Half) f.swap(Channel::Temperature, Channel::V);
             if constexpr (Fuel) f.swap(Channel::Fuel, Temp::AdvectedFuel);
         }
         f.swap(Temp::CentreU, Temp::AdvectedU);

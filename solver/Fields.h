@@ -5,6 +5,7 @@
 
 #include "Scene.h"
 #include "kernels/ActiveSetBodies.h"
+#include "kernels/ScalarPairs.h"
 
 #include <array>
 #include <cstdint>
@@ -150,11 +151,16 @@ public:
             }
             mChannelBytes += valueCount * sizeof(float);
         };
-        make(Channel::Temperature, scene.temperature);
+        mHalf = scene.kind == SimulationKind::Smoke && scene.scalars == ScalarStorage::Half;
+        if (!mHalf) make(Channel::Temperature, scene.temperature);
         if (scene.kind == SimulationKind::Heat) {
             make(Channel::Fixed, scene.fixed);
+        } else if (mHalf) {
+            make(Channel::Density, packedPairs(scene.density, scene.temperature, valueCount));
         } else {
             make(Channel::Density, scene.density);
+        }
+        if (scene.kind == SimulationKind::Smoke) {
             if (!scene.emitter.empty() && scene.emitter.size() != valueCount)
                 throw std::invalid_argument("scene field has the wrong size");
             mEmitter = Exec::template allocate<uint32_t>(flagWords(valueCount));
@@ -209,8 +215,13 @@ public:
         mWorkspaceBytes = mSlots.size() * mCapacity * sizeof(float);
     }
 
-    /// Whether the simulation has channel c as a float array (the emitter never: emitter()).
+    /// Whether the simulation has channel c as an array of its own (the emitter never:
+    /// emitter(); half storage's temperature never: it is packed with the density, scalars()).
     bool has(Channel c) const { return mChannels[size_t(c)].size() != 0; }
+    /// Whether density and temperature are stored as half pairs in Channel::Density's array.
+    bool halfScalars() const { return mHalf; }
+    /// Density and temperature as the kernels take them (ScalarPairs.h).
+    ScalarPairs scalars() { return {(*this)[Channel::Density], mHalf ? nullptr : (*this)[Channel::Temperature]}; }
     /// The emitter as bits (flagAt, kernels/ActiveSetBodies.h): only whether it is nonzero is
     /// ever read (Emit), so 1 bit per value index holds it exactly; null in heat.
     uint32_t* emitter() { return mEmitter.data(); }
@@ -254,6 +265,19 @@ private:
         return bits;
     }
 
+    /// The half pairs of the scene's initial density and temperature (empty: zeros).
+    static std::vector<float> packedPairs(const std::vector<float>& density, const std::vector<float>& temperature,
+                                          uint64_t n)
+    {
+        if (density.empty() && temperature.empty()) return {};
+        if ((!density.empty() && density.size() != n) || (!temperature.empty() && temperature.size() != n))
+            throw std::invalid_argument("scene field has the wrong size");
+        std::vector<float> packed(n);
+        for (uint64_t i = 0; i < n; ++i)
+            packed[i] = packPair(density.empty() ? 0.f : density[i], temperature.empty() ? 0.f : temperature[i]);
+        return packed;
+    }
+
     size_t countEmpty() const
     {
         size_t n = 0;
@@ -263,6 +287,7 @@ private:
     }
 
     uint64_t mCount = 0, mCapacity = 0, mChannelBytes = 0, mWorkspaceBytes = 0;
+    bool mHalf = false; ///< density and temperature as half pairs in Channel::Density's array
     std::array<Array<float>, ChannelCount> mChannels;
     std::array<float, ChannelCount> mAmbient{}; ///< what a new voxel takes, per channel
     std::vector<Array<float>> mSlots;

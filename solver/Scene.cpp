@@ -56,8 +56,8 @@ Scene loadScene(const std::string& nameOrPath)
         std::string names;
         for (const auto& n : builtinSceneNames())
             names += (names.empty() ? "" : ", ") + n;
-        throw SceneError(printableText(nameOrPath) + ": no such scene file or built-in scene (built-ins: " +
-                         names + ")");
+        throw SceneError(printableText(nameOrPath) + ": no such scene file or built-in scene (built-ins: " + names +
+                         ")");
     }
     std::stringstream text;
     text << in.rdbuf();
@@ -145,8 +145,8 @@ bool readNumber(const std::string& source, const Line& l, SimulationParams& para
     if (it == numbers.end()) return false;
     expectCount(source, l, 2);
     const double v = number(source, l, 1);
-    const bool mayBeZero = key == "buoyancy" || key == "weight" || key == "emit_density" || key == "emit_fuel" || key == "ignition" ||
-                           key == "burn_heat" || key == "burn_smoke" || key == "cooling" ||
+    const bool mayBeZero = key == "buoyancy" || key == "weight" || key == "emit_density" || key == "emit_fuel" ||
+                           key == "ignition" || key == "burn_heat" || key == "burn_smoke" || key == "cooling" ||
                            key == "dissipation";
     if (mayBeZero ? !(v >= 0) : !(v > 0))
         fail(source, l.number, key + (mayBeZero ? " must be 0 or more" : " must be positive"));
@@ -170,6 +170,9 @@ void checkSettings(const std::string& source, const std::vector<Line>& lines, co
     if (scene.params.maxCfl > 1) fail(source, settingLine(d, lines, "max_cfl"), "max_cfl must be at most 1");
     if (isFire(scene.params) && scene.kind != SimulationKind::Smoke)
         fail(source, settingLine(d, lines, "emit_fuel"), "emit_fuel (fire) is for smoke scenes");
+    if (scene.scalars == ScalarStorage::Half && scene.kind != SimulationKind::Smoke)
+        fail(source, settingLine(d, lines, "scalar_storage"),
+             "scalar_storage half is for smoke scenes (heat's temperature is always float)");
 }
 
 /// What would stop a run at its first step, for a scene about to run (loadScene): the explicit
@@ -187,11 +190,14 @@ void checkRunnable(const std::string& source, const std::vector<Line>& lines, co
                       explicitStableDt(p), p.dt, given ? "" : " (the default)");
         fail(source, settingLine(d, lines, "dt"), what);
     }
-    for (const auto& [key, rate] : {std::pair<const char*, double>{"cooling", p.cooling}, {"dissipation", p.dissipation}})
+    for (const auto& [key, rate] :
+         {std::pair<const char*, double>{"cooling", p.cooling}, {"dissipation", p.dissipation}})
         if (p.dt * rate > 1) {
             char what[160];
-            std::snprintf(what, sizeof what, "%s %g with dt %g would take away more than there is in a step: "
-                          "dt * %s must be at most 1", key, rate, p.dt, key);
+            std::snprintf(what, sizeof what,
+                          "%s %g with dt %g would take away more than there is in a step: "
+                          "dt * %s must be at most 1",
+                          key, rate, p.dt, key);
             fail(source, settingLine(d, lines, key), what);
         }
 }
@@ -232,6 +238,10 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
             scene.params.advection = pick<AdvectionScheme>(
                 source, l,
                 {{"maccormack", AdvectionScheme::MacCormack}, {"semi-lagrangian", AdvectionScheme::SemiLagrangian}});
+        } else if (key == "scalar_storage") {
+            scene.scalars =
+                pick<ScalarStorage>(source, l, {{"float", ScalarStorage::Float}, {"half", ScalarStorage::Half}});
+            deferred.settingLines[key] = l.number;
         } else if (key == "pressure_preconditioner") {
             scene.params.pressurePreconditioner = pick<Preconditioner>(
                 source, l, {{"multigrid", Preconditioner::Multigrid}, {"jacobi", Preconditioner::Jacobi}});

@@ -45,12 +45,25 @@ public:
         }
     }
 
-    const float* fieldData(Channel c) const override { return mFields[c]; }
+    const float* fieldData(Channel c) const override
+    {
+        if (!isPacked(c)) return mFields[c];
+        // a float copy in a workspace array (dead between steps), made now: valid until the next step
+        Simulation& self = const_cast<Simulation&>(*this);
+        float* copy = self.unpack(c);
+        self.mExec.synchronize();
+        return copy;
+    }
     std::vector<float> download(Channel c) const override
     {
         if (c == Channel::Emitter) return mFields.downloadEmitter();
-        std::vector<float> values = Exec::download(mFields.array(c));
+        std::vector<float> values = Exec::download(mFields.array(isPacked(c) ? Channel::Density : c));
         values.resize(mFields.valueCount()); // the arrays may have room to grow (Fields::remap)
+        if (isPacked(c))
+            for (float& v : values) {
+                const DensityTemperature s = unpackPair(v);
+                v = c == Channel::Temperature ? s.temperature : s.density;
+            }
         return values;
     }
     MemoryReport memory() const override
@@ -103,10 +116,25 @@ private:
         return mTimer.read();
     }
 
+    /// Whether channel c is one of the half pairs (Fields::halfScalars).
+    bool isPacked(Channel c) const
+    {
+        return mFields.halfScalars() && (c == Channel::Density || c == Channel::Temperature);
+    }
+    /// A float copy of packed channel c in a workspace array, dead between steps (density in
+    /// slot 0, temperature in slot 1: both may be wanted at once, by the fire look).
+    float* unpack(Channel c)
+    {
+        static_assert(slotOf(Temp::PressureRhs) != slotOf(Temp::CgResidual));
+        float* out = mFields[c == Channel::Density ? Temp::PressureRhs : Temp::CgResidual];
+        mExec.elements(mDomain.valueCount(), UnpackScalar{mFields[Channel::Density], out, c == Channel::Temperature});
+        return out;
+    }
+
     void checkFinite()
     {
         for (Channel c : userChannels(mKind, mFields.has(Channel::Fuel))) {
-            const float* f = mFields[c];
+            const float* f = isPacked(c) ? unpack(c) : mFields[c];
             if (!std::isfinite(mExec.maxAbs(f, f, f, mDomain.valueCount())))
                 throw NonFiniteError(std::string("the field '") + channelName(c) + "' is not finite (NaN or infinity)");
         }

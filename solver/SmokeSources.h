@@ -32,20 +32,17 @@ public:
         const float dt = float(p.dt);
         float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
         float* fuel = f.has(Channel::Fuel) ? f[Channel::Fuel] : nullptr;
-        const Emit emit{f.emitter(),          f[Channel::Density],      f[Channel::Temperature],
-                        float(p.emitDensity), float(p.emitTemperature), fuel,
+        const Emit emit{f.emitter(), f.scalars(), float(p.emitDensity), float(p.emitTemperature), fuel,
                         float(p.emitFuel)};
         const Burn burn{fuel,
-                        f[Channel::Temperature],
-                        f[Channel::Density],
+                        f.scalars(),
                         float(p.ignition),
                         float(dt * p.burnRate),
                         float(p.burnHeat),
                         float(p.burnSmoke),
                         float(std::max(0.0, 1.0 - dt * p.cooling)),
                         float(std::max(0.0, 1.0 - dt * p.dissipation))};
-        const Buoyancy buoyancy{f[Channel::Density], f[Channel::Temperature], cv, float(dt * p.buoyancy),
-                                float(dt * p.weight)};
+        const Buoyancy buoyancy{f.scalars(), cv, float(dt * p.buoyancy), float(dt * p.weight)};
         const float *u = f[Channel::U], *v = f[Channel::V], *w = f[Channel::W];
         if (p.vorticity <= 0) { // nothing between them: one pass
             timer.time(Phase::SourcesCentreBuoyancy, [&] {

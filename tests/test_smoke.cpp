@@ -68,7 +68,7 @@ BlobRun translateBlob(bool macCormack)
         const solver::Advect<1> a{cu.data(), zero.data(), zero.data(), 1.f, {rho.data()}, {forward.data()}};
         exec.stencil<7, Resolver::forEachBoxStencilCached>(view, a);
         if (macCormack) {
-            const solver::MacCormackCorrect<1> c{cu.data(), zero.data(),     zero.data(), 1.f,
+            const solver::MacCormackCorrect<1> c{cu.data(),    zero.data(),      zero.data(), 1.f,
                                                  {rho.data()}, {forward.data()}, {out.data()}};
             exec.stencil<7, Resolver::forEachBoxStencilCached>(view, c);
             std::swap(rho, out);
@@ -93,7 +93,7 @@ BlobRun translateBlob(bool macCormack)
 TEST(Smoke, AdvectionTranslatesABlobWithTheFlow)
 {
     const BlobRun sl = translateBlob(false);
-    EXPECT_NEAR(sl.massRatio, 1.0, 1e-4);   // interior flow: nothing lost
+    EXPECT_NEAR(sl.massRatio, 1.0, 1e-4);    // interior flow: nothing lost
     EXPECT_NEAR(sl.centreShift, 10.0, 0.05); // the centre moved U*t = 10 voxels
     EXPECT_LT(sl.shapeError, 0.3);           // shape: trilinear semi-Lagrangian smears it
 }
@@ -121,8 +121,8 @@ TEST(Smoke, MacCormackMakesNoNewExtrema)
     const uint64_t n = view.valueCount;
     std::mt19937 rng(3);
     std::uniform_real_distribution<float> value(-1.f, 1.f);
-    std::vector<float> phi(n), forward(n), out(n, 0.f), vel[3] = {std::vector<float>(n), std::vector<float>(n),
-                                                                   std::vector<float>(n)};
+    std::vector<float> phi(n), forward(n), out(n, 0.f),
+        vel[3] = {std::vector<float>(n), std::vector<float>(n), std::vector<float>(n)};
     for (uint64_t i = 1; i < n; ++i) {
         phi[i] = value(rng);
         for (auto& v : vel)
@@ -132,8 +132,8 @@ TEST(Smoke, MacCormackMakesNoNewExtrema)
     exec.stencil<7, Resolver::forEachBoxStencilCached>(
         view, solver::Advect<1>{vel[0].data(), vel[1].data(), vel[2].data(), 1.f, {phi.data()}, {forward.data()}});
     exec.stencil<7, Resolver::computeBoxStencilCached>(
-        view, solver::MacCormackCorrect<1>{vel[0].data(), vel[1].data(), vel[2].data(), 1.f, {phi.data()},
-                                           {forward.data()}, {out.data()}});
+        view, solver::MacCormackCorrect<1>{
+                  vel[0].data(), vel[1].data(), vel[2].data(), 1.f, {phi.data()}, {forward.data()}, {out.data()}});
     auto acc = g->getAccessor();
     uint64_t checked = 0, outside = 0, clamped = 0;
     for (uint32_t l = 0; l < g->tree().nodeCount(0); ++l)
@@ -182,7 +182,7 @@ TEST(Smoke, FireBurnsFuelIntoHeatAndSmokeAndTheMassBalances)
     for (uint64_t i = 1; i < n; ++i)
         fuel[i] = 0.1f + float(i % 7) * 0.05f, t[i] = i % 2 ? 1.f : 0.1f, rho[i] = 0.2f;
     const std::vector<float> fuel0 = fuel, t0 = t, rho0 = rho;
-    const solver::Burn burn{fuel.data(), t.data(), rho.data(), 0.5f, 0.2f, 1.5f, 0.6f};
+    const solver::Burn burn{fuel.data(), {rho.data(), t.data()}, 0.5f, 0.2f, 1.5f, 0.6f};
     solver::HostExec().elements(n, burn);
     double fuelBefore = 0, fuelAfter = 0, heat = 0, smoke = 0;
     for (uint64_t i = 1; i < n; ++i) {
@@ -210,7 +210,7 @@ TEST(Smoke, FireBurnsFuelIntoHeatAndSmokeAndTheMassBalances)
 TEST(Smoke, FireCoolsTheGasAndThinsItsSmokeBeforeBurning)
 {
     std::vector<float> fuel = {0.f, 0.f, 1.f, 1.f}, t = {0.f, 0.4f, 2.f, 0.8f}, rho = {0.f, 1.f, 0.5f, 0.5f};
-    const solver::Burn burn{fuel.data(), t.data(), rho.data(), 0.5f, 0.25f, 2.f, 0.4f, 0.5f, 0.8f};
+    const solver::Burn burn{fuel.data(), {rho.data(), t.data()}, 0.5f, 0.25f, 2.f, 0.4f, 0.5f, 0.8f};
     solver::HostExec().elements(fuel.size(), burn);
     EXPECT_FLOAT_EQ(t[1], 0.2f); // no fuel: cooled only
     EXPECT_FLOAT_EQ(rho[1], 0.8f);

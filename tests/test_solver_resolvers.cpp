@@ -94,6 +94,18 @@ TEST(SolverResolvers, FireIsBitwiseIdenticalForEveryResolverAndWidth)
     expectSameHashForEveryChoice(smallFire(), Backend::Cpu, 6);
 }
 
+// Half storage of density and temperature (opt-in): the same identity on the packed pairs.
+static Scene withHalfScalars(Scene s)
+{
+    s.scalars = ScalarStorage::Half;
+    return s;
+}
+TEST(SolverResolvers, HalfScalarSmokeAndFireAreBitwiseIdenticalForEveryResolverAndWidth)
+{
+    expectSameHashForEveryChoice(withHalfScalars(smallSmoke()), Backend::Cpu, 4);
+    expectSameHashForEveryChoice(withHalfScalars(smallFire()), Backend::Cpu, 6);
+}
+
 TEST(SolverResolvers, SwitchingResolversMidRunChangesNothing)
 {
     const Scene scene = smallSmoke();
@@ -126,6 +138,8 @@ TEST(GpuSolver, BitwiseIdenticalForEveryResolverAndWidthOnTheGpu)
     expectSameHashForEveryChoice(smallFire(), Backend::Cuda, 6);
     expectSameHashForEveryChoice(smallHeat(true), Backend::Cuda, 3);
     expectSameHashForEveryChoice(smallHeat(false), Backend::Cuda, 5);
+    expectSameHashForEveryChoice(withHalfScalars(smallSmoke()), Backend::Cuda, 4);
+    expectSameHashForEveryChoice(withHalfScalars(smallFire()), Backend::Cuda, 6);
 }
 
 // CPU and GPU agree to float tolerance: max difference below 1e-3 of the field's range
@@ -134,7 +148,7 @@ TEST(GpuSolver, AgreesWithTheCpuWithinTolerance)
 {
     std::string why;
     if (gpuMissing(why)) GTEST_SKIP() << "GPU test skipped: " << why;
-    for (const Scene& scene : {smallHeat(true), smallHeat(false), smallSmoke()}) {
+    for (const Scene& scene : {smallHeat(true), smallHeat(false), smallSmoke(), withHalfScalars(smallSmoke())}) {
         Solver cpu(scene, Backend::Cpu), gpu(scene, Backend::Cuda);
         for (int k = 0; k < 3; ++k)
             cpu.step(), gpu.step();

@@ -27,6 +27,8 @@ struct Scene {
     /// Smoke: initial face velocities and pressure per value index, or empty (Solver::snapshot).
     std::vector<float> u, v, w, pressure;
     SimulationParams params;
+    /// Smoke: density and temperature as floats (default) or half pairs (`scalar_storage half`).
+    ScalarStorage scalars = ScalarStorage::Float;
     /// Smoke: the initial face velocity everywhere, and the velocity voxels that become active
     /// take (`wind VX VY VZ`; default still air).
     std::array<float, 3> wind{0.f, 0.f, 0.f};

@@ -20,6 +20,9 @@ enum class SimulationKind { Heat, Smoke };
 enum class HeatScheme { Explicit, Implicit };
 /// Smoke's advection: semi-Lagrangian, or MacCormack's limited correction of it (sharper).
 enum class AdvectionScheme { SemiLagrangian, MacCormack };
+/// How smoke stores density and temperature: a float each, or (opt-in) a half each, the pair in
+/// one 32-bit element (4 B per voxel less; docs/solver.md states the error against float).
+enum class ScalarStorage { Float, Half };
 /// Preconditioner of the pressure CG.
 enum class Preconditioner { Multigrid, Jacobi };
 

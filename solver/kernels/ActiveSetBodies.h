@@ -11,6 +11,7 @@
 #pragma once
 
 #include "ActiveRegion.h"
+#include "kernels/ScalarPairs.h"
 #include "vbm/VoxelBlockManager.h"
 
 #include <cstdint>
@@ -66,13 +67,15 @@ struct RegionView {
 /// whose difference from the scene's wind (zero: still air) is above speedLimit, the threshold
 /// times the largest such difference. Relative to the wind, so a uniform wind alone seeds nothing.
 struct SeedTest {
-    const float *density, *temperature, *u, *v, *w;
+    ScalarPairs scalars; ///< density and temperature
+    const float *u, *v, *w;
     float threshold, speedLimit;
     float wind[3];
     __hostdev__ bool operator()(uint64_t i) const
     {
         const float s = fmaxf(fabsf(u[i] - wind[0]), fmaxf(fabsf(v[i] - wind[1]), fabsf(w[i] - wind[2])));
-        return density[i] > threshold || temperature[i] > threshold || s > speedLimit;
+        const DensityTemperature d = scalars.load(i);
+        return d.density > threshold || d.temperature > threshold || s > speedLimit;
     }
 };
 

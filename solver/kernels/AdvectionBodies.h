@@ -3,6 +3,7 @@
 // (ResolverRules.h, StepKind::Advection).
 #pragma once
 
+#include "kernels/ScalarPairs.h"
 #include "vbm/SlotTaps.h"
 #include "vbm/TreeWalkStencils.h"
 
@@ -44,11 +45,25 @@ __hostdev__ inline float cornerWeight(const OctantAxis& x, const OctantAxis& y, 
 /// Channels moved by semi-Lagrangian advection: density, temperature, centred velocity.
 inline constexpr int AdvectedChannels = 5;
 
+/// The values of channels 0 and 1 at index j and the float channels from 2 on (Half: channels 0
+/// and 1 are the pair packed in arrays[0]; arrays[1] is unused).
+template <int Channels>
+__hostdev__ VBM_FORCE_INLINE void loadHalfPairAndRest(const float* const (&arrays)[Channels], uint64_t j,
+                                                      float (&v)[Channels])
+{
+    const DensityTemperature s = unpackPair(arrays[0][j]);
+    v[0] = s.density, v[1] = s.temperature;
+    for (int ch = 2; ch < Channels; ++ch)
+        v[ch] = arrays[ch][j];
+}
+
 /// Semi-Lagrangian advection of Channels channels by the centred velocity (cu, cv, cw) over
 /// one substep: the departure point i - dt*vel/h lies within one voxel of i (the caller keeps
 /// the CFL number <= 1), so trilinear interpolation takes its 8 weights from the 27 box taps.
-/// Inactive taps read the voxel's own value. Needs a box resolver.
-template <int Channels = AdvectedChannels>
+/// Inactive taps read the voxel's own value. Needs a box resolver. HalfIn: density and
+/// temperature (channels 0 and 1) come packed from in[0] (ScalarPairs.h; in[1] unused); every
+/// output is a float, and each sum is the float path's on the halves' values.
+template <int Channels = AdvectedChannels, bool HalfIn = false>
 struct Advect {
     const float* cu;
     const float* cv;
@@ -74,8 +89,7 @@ struct Advect {
             const float weight = cornerWeight(ox, oy, oz, corner);
             if (weight == 0.f) return; // an axis's displacement is 0: skip the load
             const uint64_t src = n ? n : i;
-            for (int ch = 0; ch < Channels; ++ch)
-                acc[ch] += weight * in[ch][src];
+            accumulate(src, weight, acc);
         });
 #else
         taps([&](int tap, uint64_t n) {
@@ -83,12 +97,24 @@ struct Advect {
             const float weight = wx[tap / 9] * wy[(tap / 3) % 3] * wz[tap % 3];
             if (weight == 0.f) return; // at least 19 of the 27 taps: skip their loads
             const uint64_t src = n ? n : i;
-            for (int ch = 0; ch < Channels; ++ch)
-                acc[ch] += weight * in[ch][src];
+            accumulate(src, weight, acc);
         });
 #endif
         for (int ch = 0; ch < Channels; ++ch)
             out[ch][i] = acc[ch];
+    }
+    /// acc[ch] += weight * (channel ch at src), channel by channel.
+    __hostdev__ VBM_FORCE_INLINE void accumulate(uint64_t src, float weight, float (&acc)[Channels]) const
+    {
+        if constexpr (HalfIn) {
+            float v[Channels];
+            loadHalfPairAndRest(in, src, v);
+            for (int ch = 0; ch < Channels; ++ch)
+                acc[ch] += weight * v[ch];
+        } else {
+            for (int ch = 0; ch < Channels; ++ch)
+                acc[ch] += weight * in[ch][src];
+        }
     }
     /// The side (-1 or +1) of the axis's nonzero weights: offsets 0 and -1 when weight[0] is
     /// nonzero, else 0 and +1.
@@ -111,7 +137,9 @@ struct Advect {
 /// forward + (phi - backward) / 2, clamped to the min and max of phi over the taps the forward
 /// interpolation reaches (a nonzero weight on each axis), so it makes no new extrema. v is the
 /// velocity Advect used; inactive taps read the voxel's own value, as there. Needs a box resolver.
-template <int Channels = 2>
+/// Half: phi's density and temperature (channels 0 and 1) are the pairs packed in phi[0], and
+/// the corrected pair is stored packed in out[0] (phi[1], out[1] unused); forward is float.
+template <int Channels = 2, bool Half = false>
 struct MacCormackCorrect {
     const float* cu;
     const float* cv;
@@ -151,12 +179,7 @@ struct MacCormackCorrect {
                          fz = OctantAxis::towards(wz, sz);
         taps.octantCorners(sx, sy, sz, [&](int c, uint64_t n) {
             if (fx.at(c >> 2) == 0.f || fy.at((c >> 1) & 1) == 0.f || fz.at(c & 1) == 0.f) return;
-            const uint64_t src = n ? n : i;
-            for (int ch = 0; ch < Channels; ++ch) {
-                const float v = phi[ch][src];
-                lo[ch] = v < lo[ch] ? v : lo[ch];
-                hi[ch] = v > hi[ch] ? v : hi[ch];
-            }
+            bound(n ? n : i, lo, hi);
         });
 #else
         // On a CPU core one pass over the 27, as before octants (see the top of this file): the
@@ -168,23 +191,39 @@ struct MacCormackCorrect {
             if (wb != 0.f)
                 for (int ch = 0; ch < Channels; ++ch)
                     back[ch] += wb * forward[ch][src];
-            if (wx[x] != 0.f && wy[y] != 0.f && wz[z] != 0.f)
-                for (int ch = 0; ch < Channels; ++ch) {
-                    const float v = phi[ch][src];
-                    lo[ch] = v < lo[ch] ? v : lo[ch];
-                    hi[ch] = v > hi[ch] ? v : hi[ch];
-                }
+            if (wx[x] != 0.f && wy[y] != 0.f && wz[z] != 0.f) bound(src, lo, hi);
         });
 #endif
         // every channel's loads before the first store (out may alias them for all the
         // compiler knows: a store between would hold the next channel's loads back)
-        float corrected[Channels];
+        float own[Channels], corrected[Channels];
+        if constexpr (Half)
+            loadHalfPairAndRest(phi, i, own);
+        else
+            for (int ch = 0; ch < Channels; ++ch)
+                own[ch] = phi[ch][i];
         for (int ch = 0; ch < Channels; ++ch) {
-            const float r = forward[ch][i] + 0.5f * (phi[ch][i] - back[ch]);
+            const float r = forward[ch][i] + 0.5f * (own[ch] - back[ch]);
             corrected[ch] = r < lo[ch] ? lo[ch] : (r > hi[ch] ? hi[ch] : r);
         }
-        for (int ch = 0; ch < Channels; ++ch)
+        int first = 0;
+        if constexpr (Half) out[0][i] = packPair(corrected[0], corrected[1]), first = 2;
+        for (int ch = first; ch < Channels; ++ch)
             out[ch][i] = corrected[ch];
+    }
+    /// Widens [lo, hi] of each channel to phi's value at src.
+    __hostdev__ VBM_FORCE_INLINE void bound(uint64_t src, float (&lo)[Channels], float (&hi)[Channels]) const
+    {
+        float v[Channels];
+        if constexpr (Half)
+            loadHalfPairAndRest(phi, src, v);
+        else
+            for (int ch = 0; ch < Channels; ++ch)
+                v[ch] = phi[ch][src];
+        for (int ch = 0; ch < Channels; ++ch) {
+            lo[ch] = v[ch] < lo[ch] ? v[ch] : lo[ch];
+            hi[ch] = v[ch] > hi[ch] ? v[ch] : hi[ch];
+        }
     }
 };
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "kernels/ActiveSetBodies.h"
+#include "kernels/ScalarPairs.h"
 #include "vbm/TreeWalkStencils.h"
 #include <cmath>
 
@@ -16,17 +17,17 @@ namespace vbm::solver {
 
 struct Emit {
     const uint32_t* emitter; ///< bits (flagAt): set inside
-    float* density;
-    float* temperature;
+    ScalarPairs scalars;     ///< density and temperature
     float densityValue, temperatureValue;
     float* fuel = nullptr; ///< fire scenes: raised to fuelValue too
     float fuelValue = 0.f;
     __hostdev__ void operator()(uint64_t i) const
     {
         if (flagAt(emitter, i)) { // the loads before the stores
-            const float d = density[i], t = temperature[i], f = fuel ? fuel[i] : 0.f;
-            density[i] = d > densityValue ? d : densityValue;
-            temperature[i] = t > temperatureValue ? t : temperatureValue;
+            const DensityTemperature s = scalars.load(i);
+            const float f = fuel ? fuel[i] : 0.f;
+            scalars.store(i, {s.density > densityValue ? s.density : densityValue,
+                              s.temperature > temperatureValue ? s.temperature : temperatureValue});
             if (fuel) fuel[i] = f > fuelValue ? f : fuelValue;
         }
     }
@@ -38,34 +39,36 @@ struct Emit {
 /// and smoke*b of density. fuel null: no fire (a no-op).
 struct Burn {
     float* fuel = nullptr;
-    float* temperature = nullptr;
-    float* density = nullptr;
+    ScalarPairs scalars; ///< density and temperature
     float ignition = 0.f, dtRate = 0.f, heat = 0.f, smoke = 0.f;
     float keepHeat = 1.f, keepSmoke = 1.f;
     __hostdev__ void operator()(uint64_t i) const
     {
         if (!fuel) return;
-        const float t = keepHeat == 1.f ? temperature[i] : temperature[i] * keepHeat;
-        const float d = keepSmoke == 1.f ? density[i] : density[i] * keepSmoke;
+        const DensityTemperature s = scalars.load(i);
+        const float t = keepHeat == 1.f ? s.temperature : s.temperature * keepHeat;
+        const float d = keepSmoke == 1.f ? s.density : s.density * keepSmoke;
         const float f = fuel[i];
         if (!(f > 0.f) || !(t > ignition)) {
-            temperature[i] = t, density[i] = d;
+            scalars.store(i, {d, t});
             return;
         }
         const float b = f < dtRate ? f : dtRate;
         fuel[i] = f - b;
-        temperature[i] = t + heat * b;
-        density[i] = d + smoke * b;
+        scalars.store(i, {d + smoke * b, t + heat * b});
     }
 };
 
 /// Buoyancy on the centred y velocity: dt * (buoyancy*T - weight*density).
 struct Buoyancy {
-    const float* density;
-    const float* temperature;
+    ScalarPairs scalars; ///< density and temperature
     float* cv;
     float dtBuoyancy, dtWeight;
-    __hostdev__ void operator()(uint64_t i) const { cv[i] += dtBuoyancy * temperature[i] - dtWeight * density[i]; }
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        const DensityTemperature s = scalars.load(i);
+        cv[i] += dtBuoyancy * s.temperature - dtWeight * s.density;
+    }
 };
 
 /// Cell-centred velocity: the mean of each axis's two faces (a wall face counts 0).
