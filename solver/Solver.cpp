@@ -35,8 +35,9 @@ void checkChoice(const StencilChoice& c, Backend backend)
 } // namespace
 
 Solver::Solver(const Scene& scene, Backend backend, StencilChoice choice)
-    : mBackend(backend), mKind(scene.kind), mFire(isFire(scene.params)), mParams(scene.params), mChoice(choice), mSceneName(scene.name),
-      mAdapt(scene.adapt), mRegion(solver::copyOf(scene.region)), mWind(scene.wind)
+    : mBackend(backend), mKind(scene.kind), mFire(isFire(scene.params)), mParams(scene.params), mChoice(choice),
+      mSceneName(scene.name), mAdapt(scene.adapt), mRegion(solver::copyOf(scene.region)), mWind(scene.wind),
+      mScalars(scene.scalars)
 {
     if (!scene.grid.grid<nanovdb::ValueOnIndex>()) throw std::invalid_argument("scene grid is not an OnIndex grid");
     checkChoice(choice, backend);
@@ -78,8 +79,14 @@ std::vector<std::string> Solver::fieldNames() const
     return names;
 }
 
-std::vector<float> Solver::field(const std::string& name) const { return mEngine->download(channelOf(name, mKind, mFire)); }
-const float* Solver::fieldData(const std::string& name) const { return mEngine->fieldData(channelOf(name, mKind, mFire)); }
+std::vector<float> Solver::field(const std::string& name) const
+{
+    return mEngine->download(channelOf(name, mKind, mFire));
+}
+const float* Solver::fieldData(const std::string& name) const
+{
+    return mEngine->fieldData(channelOf(name, mKind, mFire));
+}
 void* Solver::cudaStream() const { return mEngine->cudaStream(); }
 
 Scene Solver::snapshot() const
@@ -93,6 +100,7 @@ Scene Solver::snapshot() const
     s.adapt.rebuilds = false;
     s.region = solver::copyOf(mRegion);
     s.wind = mWind;
+    s.scalars = mScalars; // the values are halves already: packing them again keeps them
     using solver::Channel;
     s.temperature = mEngine->download(Channel::Temperature);
     if (mKind == SimulationKind::Heat) {

@@ -36,10 +36,9 @@ TEST(VbmFluidCli, HelpDocumentsEveryFlag)
 {
     const CommandResult r = fluid("--help");
     EXPECT_EQ(r.code, 0);
-    for (const char* flag :
-         {"--headless", "--frames", "--scene", "--backend", "--resolver", "--advection-resolver", "--block-width",
-          "--render", "--size", "--screenshot", "--timings", "--seed", "--interop", "--export", "--script",
-          "exit codes"})
+    for (const char* flag : {"--headless", "--frames", "--scene", "--backend", "--resolver", "--advection-resolver",
+                             "--block-width", "--render", "--size", "--screenshot", "--timings", "--seed", "--interop",
+                             "--export", "--script", "--scalars", "exit codes"})
         EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
@@ -58,6 +57,8 @@ TEST(VbmFluidCli, BadUsageAndInputGiveOneLineAndExitCode2)
         {"--screenshot out.jpg", ".png"},
         {"--export out.vdb", ".nvdb"},
         {"--interop sometimes", "--interop"},
+        {"--scalars double", "--scalars"},
+        {"--headless --backend cpu --scalars half --scene heat-shell", "is for smoke scenes"},
         {"--headless --backend cpu --resolver NanoVDB13", "CUDA-only"},
         {"--headless --scene /nonexistent.scene", "/nonexistent.scene"},
         {"--headless --scene " + bad.string(), bad.string() + ":2:"},
@@ -80,7 +81,8 @@ TEST(VbmFluidCli, BadUsageAndInputGiveOneLineAndExitCode2)
 
 TEST(VbmFluidCli, AFieldThatStopsBeingFiniteStopsTheRunWithExitCode1)
 {
-    const fs::path scene = writeFile("blowup.scene", "kind smoke\ndomain sphere 0 0 0 8\nemitter sphere 0 -4 0 2\ndt 1e300\n");
+    const fs::path scene =
+        writeFile("blowup.scene", "kind smoke\ndomain sphere 0 0 0 8\nemitter sphere 0 -4 0 2\ndt 1e300\n");
     const CommandResult r = fluid("--headless --backend cpu --render none --frames 20 --scene " + scene.string());
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_EQ(lastLine(r.out).rfind("vbm-fluid: step 1: ", 0), 0u) << r.out;
@@ -111,11 +113,33 @@ TEST(VbmFluidCli, EveryResolverInTurnStaysIdenticalAndWritesTimings)
     fs::remove(csv);
 }
 
+// --scalars half: the header says so, the memory is 4 B per voxel less, and every resolver in
+// turn stays identical on the half pairs.
+TEST(VbmFluidCli, HalfScalarsShowInTheHeaderAndMemory)
+{
+    const fs::path scene = writeFile("plume-half.scene", "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 2\n"
+                                                         "emitter sphere 0 3 0 2\ndt 1\n");
+    const auto memory = [](const std::string& out) {
+        std::smatch m;
+        EXPECT_TRUE(std::regex_search(out, m, std::regex("fields ([0-9.]+),")));
+        return m.size() > 1 ? std::stod(m[1]) : 0.0;
+    };
+    const std::string common = "--headless --backend cpu --render none --frames 2 --scene " + scene.string();
+    const CommandResult full = fluid(common), half = fluid(common + " --scalars half --resolver all");
+    ASSERT_EQ(full.code, 0) << full.out;
+    ASSERT_EQ(half.code, 0) << half.out;
+    EXPECT_NE(full.out.find("scalars:    density and temperature as floats"), std::string::npos) << full.out;
+    EXPECT_NE(half.out.find("scalars:    density and temperature as half pairs"), std::string::npos) << half.out;
+    EXPECT_NEAR(memory(full.out) - memory(half.out), 4.0, 0.06) << full.out << half.out;
+    EXPECT_NE(half.out.find("identical across all 6 resolvers after every frame: yes"), std::string::npos) << half.out;
+}
+
 // --export writes every field after the last frame; two resolvers give byte-identical files, and
 // vbm-check reads the file back and checks the VBM layer on each of its grids.
 TEST(VbmFluidCli, ExportWritesFieldsThatEveryResolverReproduces)
 {
-    const fs::path scene = writeFile("export.scene", "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\ndt 1\n");
+    const fs::path scene =
+        writeFile("export.scene", "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\ndt 1\n");
     const fs::path a = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-a.nvdb");
     const fs::path b = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-b.nvdb");
     const std::string base = "--headless --backend cpu --render none --frames 3 --scene " + scene.string();
@@ -125,7 +149,8 @@ TEST(VbmFluidCli, ExportWritesFieldsThatEveryResolverReproduces)
     const CommandResult rb = fluid(base + " --resolver computeCrossStencilCached --export " + b.string());
     ASSERT_EQ(rb.code, 0) << rb.out;
     std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
-    const std::string bytesA((std::istreambuf_iterator<char>(fa)), {}), bytesB((std::istreambuf_iterator<char>(fb)), {});
+    const std::string bytesA((std::istreambuf_iterator<char>(fa)), {}),
+        bytesB((std::istreambuf_iterator<char>(fb)), {});
     EXPECT_GT(bytesA.size(), 1000u);
     EXPECT_TRUE(bytesA == bytesB) << "the exports of two resolvers differ";
     const CommandResult check = runCommand(std::string(VBM_CHECK_PATH) + " --cpu --width 128 " + a.string());

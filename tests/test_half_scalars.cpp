@@ -250,6 +250,20 @@ TEST(HalfScalars, SemiLagrangianFireAndAdaptiveRunsHoldHalves)
     }
 }
 
+// A snapshot keeps the storage, and its halves pack again exactly: the run goes on as it was.
+TEST(HalfScalars, ASnapshotContinuesTheRunBitwise)
+{
+    Solver a(withStorage(Plume, ScalarStorage::Half), Backend::Cpu);
+    for (int k = 0; k < 3; ++k)
+        a.step();
+    const Scene snap = a.snapshot();
+    EXPECT_EQ(snap.scalars, ScalarStorage::Half);
+    Solver b(snap, Backend::Cpu);
+    EXPECT_EQ(a.fieldsHash(), b.fieldsHash());
+    a.step(), b.step();
+    EXPECT_EQ(a.fieldsHash(), b.fieldsHash());
+}
+
 TEST(HalfScalars, HeatScenesRefuseHalfStorage)
 {
     EXPECT_THROW(parseScene("kind heat\ndomain box 0 0 0 8 8 8\nscalar_storage half\n", "heat"), SceneError);

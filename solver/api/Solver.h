@@ -86,6 +86,7 @@ private:
     Adaptation mAdapt;
     ActiveRegion mRegion;
     std::array<float, 3> mWind;
+    ScalarStorage mScalars;
 };
 
 } // namespace vbm
