@@ -69,6 +69,9 @@ void runScriptCommand(GuiState& s, const ScriptCommand& c)
     else if (c.command == "resize") {
         const auto size = *parseWindowSize(c.argument);
         s.resizeWidth = size.first, s.resizeHeight = size.second;
+    } else if (c.command == "scalars") {
+        s.scalars = c.argument == "half" ? ScalarStorage::Half : ScalarStorage::Float;
+        s.reset = true;
     } else if (c.command == "quit")
         s.quit = true;
 }
@@ -160,7 +163,7 @@ void WindowApp::startSession(const Options& o)
     mTarget = target.get();
     mSession = std::make_unique<Session>(
         mState.scene, mState.backend, std::vector<NamedChoice>{{resolverName(mState.choice.laplacian), mState.choice}},
-        o.scalars);
+        mState.scalars);
     mSession->attachRenderer(std::move(vk), std::move(target), o.interop);
     const render::VolumeRenderer& r = *mSession->renderer();
     mSession->view().look =
@@ -211,6 +214,8 @@ void WindowApp::buildPanels()
     const render::VolumeRenderer& r = *mSession->renderer();
     mPanel.renderPath = "field path: " + r.pathDescription();
     mPanel.kind = mSession->scene().kind;
+    mPanel.scalars = mSession->scene().scalars;
+    mPanel.bytesPerVoxel = solver.memory().perVoxel(solver.memory().total());
     mPanel.voxels = solver.activeVoxels();
     mPanel.blocks = solver.blockCount();
     mPanel.steps = mSession->steps();
@@ -224,7 +229,7 @@ void WindowApp::buildPanels()
 void WindowApp::reloadScene()
 {
     const bool sameScene = mState.scene == mSession->scene().name && mState.backend == mSession->backend();
-    mSession->reload(mState.scene, mState.backend, mState.choice);
+    mSession->reload(mState.scene, mState.backend, mState.choice, mState.scalars);
     mPanel.device = backendDeviceDescription(mState.backend);
     if (!sameScene) {
         mSession->view().look = defaultLook(mSession->scene(), mSession->solver(), *mSession->vulkan());
@@ -302,6 +307,7 @@ int runGui(const Options& o)
     s.backend = pickBackend(o.backend);
     s.scene = startingSceneName(o, s.backend);
     s.choice = startingChoice(o, s.backend);
+    s.scalars = o.scalars;
     WindowApp app(o, std::move(s), std::move(script));
     return app.run();
 }

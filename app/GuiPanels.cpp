@@ -85,6 +85,21 @@ void resolverCombo(const char* label, Resolver& r, StepKind kind, Backend backen
     ImGui::EndCombo();
 }
 
+/// Smoke's density and temperature as floats or half pairs: a change restarts the scene.
+void scalarStorageChoice(GuiState& s, const PanelInfo& info)
+{
+    int half = info.scalars == ScalarStorage::Half ? 1 : 0;
+    ImGui::Text("density, temperature");
+    ImGui::SameLine();
+    ImGui::RadioButton("float", &half, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("half", &half, 1);
+    help("Half: both stored as half-precision values, the pair in 32 bits (4 B per voxel less; results differ "
+         "from float's by rounding, docs/solver.md). A change restarts the scene.");
+    const ScalarStorage want = half ? ScalarStorage::Half : ScalarStorage::Float;
+    if (want != info.scalars) s.scalars = want, s.reset = true;
+}
+
 void simulationPanel(GuiState& s, const PanelInfo& info)
 {
     if (ImGui::BeginCombo("scene", s.scene.c_str())) {
@@ -121,9 +136,11 @@ void simulationPanel(GuiState& s, const PanelInfo& info)
         s.reset = true; // a new solver on the other backend, from the initial state
         fitChoiceToBackend(s.choice, want);
     }
+    if (info.kind == SimulationKind::Smoke) scalarStorageChoice(s, info);
     ImGui::TextWrapped("%s", info.device.c_str());
     ImGui::Text("%llu active voxels, %llu blocks of %d", (unsigned long long)info.voxels,
                 (unsigned long long)info.blocks, 1 << s.choice.log2BlockWidth);
+    ImGui::Text("memory %.1f B per voxel", info.bytesPerVoxel);
 }
 
 void resolverPanel(GuiState& s, const PanelInfo& info)

@@ -14,15 +14,17 @@ namespace vbm::app {
 
 /// What the panels show but do not change.
 struct PanelInfo {
-    std::string device;              ///< where the solver runs
-    std::string renderPath;          ///< how the field reaches the renderer
+    std::string device;     ///< where the solver runs
+    std::string renderPath; ///< how the field reaches the renderer
     /// Host<->device bytes the render of the last step copied: the field (0 on the shared path),
     /// and after a rebuild of the topology the new grid too.
     uint64_t hostBytesLastField = 0;
-    std::string cudaWhyNot;          ///< "" when the CUDA backend can run
+    std::string cudaWhyNot; ///< "" when the CUDA backend can run
     std::vector<std::string> scenes;
     SimulationKind kind = SimulationKind::Heat;
     uint64_t voxels = 0, blocks = 0;
+    ScalarStorage scalars = ScalarStorage::Float; ///< the running smoke scene's storage
+    double bytesPerVoxel = 0;                     ///< the solver's memory per active voxel
     int steps = 0;
     double explicitStableDt = 0; ///< heat, explicit scheme: the largest stable time step
     float boxMin[3] = {0, 0, 0}, boxMax[3] = {0, 0, 0};

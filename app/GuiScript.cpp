@@ -22,10 +22,10 @@ std::vector<ScriptCommand> readScript(const std::string& path)
         const char* name;
         bool argument;
     };
-    static const Kind kinds[] = {{"resolver", true}, {"advection", true},   {"block-width", true},
-                                 {"play", false},    {"pause", false},      {"step", false},
-                                 {"reset", false},   {"reset-view", false}, {"screenshot", true},
-                                 {"export", true},   {"resize", true},      {"quit", false}};
+    static const Kind kinds[] = {
+        {"resolver", true}, {"advection", true}, {"block-width", true}, {"play", false},      {"pause", false},
+        {"step", false},    {"reset", false},    {"reset-view", false}, {"screenshot", true}, {"export", true},
+        {"resize", true},   {"quit", false},     {"scalars", true}};
     std::vector<ScriptCommand> out;
     std::string text;
     for (int line = 1; std::getline(in, text); ++line) {
@@ -53,6 +53,8 @@ std::vector<ScriptCommand> readScript(const std::string& path)
         if (c.command == "advection")
             if (const std::string why = stepKindRefusal(*parseResolver(c.argument), StepKind::Advection); !why.empty())
                 throw UsageError(where + why);
+        if (c.command == "scalars" && c.argument != "float" && c.argument != "half")
+            throw UsageError(where + "scalars takes float or half");
         if (c.command == "block-width" && c.argument != "128" && c.argument != "512")
             throw UsageError(where + "block-width takes 128 or 512");
         if (c.command == "resize" && !parseWindowSize(c.argument))

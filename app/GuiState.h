@@ -4,6 +4,7 @@
 
 #include "SolverTypes.h"
 
+#include <optional>
 #include <string>
 
 namespace vbm::app {
@@ -12,6 +13,9 @@ struct GuiState {
     std::string scene; ///< built-in name or scene file; a change reloads
     Backend backend = Backend::Cpu;
     StencilChoice choice; ///< applied live with Session::setChoice, no reset
+    /// Smoke's density and temperature storage as the user picked it (--scalars, the panel, the
+    /// script); unset: each scene's own. A change reloads; heat scenes ignore it.
+    std::optional<ScalarStorage> scalars;
     bool playing = true;
 
     // One-shot requests, cleared by the loop once handled.

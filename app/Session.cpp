@@ -84,8 +84,10 @@ void Session::attachRenderer(std::unique_ptr<render::VulkanContext> vk, std::uni
     frameView();
 }
 
-void Session::reload(const std::string& sceneName, Backend backend, const StencilChoice& choice)
+void Session::reload(const std::string& sceneName, Backend backend, const StencilChoice& choice,
+                     std::optional<ScalarStorage> scalars)
 {
+    if (scalars) mScalars = scalars;
     if (mVulkan) render::checkVk(vkDeviceWaitIdle(mVulkan->device()), "vkDeviceWaitIdle (loading a scene)");
     mRenderer.reset();
     mSolvers.clear();

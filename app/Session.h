@@ -52,8 +52,9 @@ public:
                         const std::string& interop);
     /// A fresh start: `sceneName` loaded on `backend` with one solver running `choice`, and a
     /// renderer made for its grid. The view is kept (the caller resets it for another scene).
-    /// The constructor's `scalars` applies to smoke scenes (heat ones keep float).
-    void reload(const std::string& sceneName, Backend backend, const StencilChoice& choice);
+    /// `scalars`, when given, replaces the constructor's; it applies to smoke scenes (heat ones keep float).
+    void reload(const std::string& sceneName, Backend backend, const StencilChoice& choice,
+                std::optional<ScalarStorage> scalars = {});
 
     /// One frame: every solver steps (if asked), the first one's field goes to the renderer when
     /// it changed, and the renderer draws into the target. Returns one record per solver; the

@@ -47,15 +47,15 @@ TEST(GuiWindow, ScriptedSessionUnderXvfb)
     text += std::to_string(frame) + " resize 480x300\n" + std::to_string(frame + 1) + " screenshot " + small.string() +
             "\n" + std::to_string(frame + 2) + " resize 640x400\n";
     frame += 4;
-    text += std::to_string(frame) + " pause\n" + std::to_string(frame + 1) + " step\n" +
-            std::to_string(frame + 2) + " screenshot " + shot.string() + "\n" + std::to_string(frame + 3) +
-            " export " + fields.string() + "\n" + std::to_string(frame + 4) + " quit\n";
+    text += std::to_string(frame) + " pause\n" + std::to_string(frame + 1) + " step\n" + std::to_string(frame + 2) +
+            " screenshot " + shot.string() + "\n" + std::to_string(frame + 3) + " export " + fields.string() + "\n" +
+            std::to_string(frame + 4) + " quit\n";
     write(script, text);
 
     ASSERT_EQ(runCommand("command -v xvfb-run").code, 0) << "xvfb-run is missing: run scripts/setup.sh";
-    const CommandResult r = runCommand("VBM_VULKAN_VALIDATION=1 xvfb-run -a -s '-screen 0 1024x768x24' " +
-                                       std::string(VBM_FLUID_PATH) + " --backend cpu --size 640x400 --scene " +
-                                       scene.string() + " --script " + script.string());
+    const CommandResult r =
+        runCommand("VBM_VULKAN_VALIDATION=1 xvfb-run -a -s '-screen 0 1024x768x24' " + std::string(VBM_FLUID_PATH) +
+                   " --backend cpu --size 640x400 --scene " + scene.string() + " --script " + script.string());
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("vbm-fluid (window)"), std::string::npos) << "did not open the window:\n" << r.out;
     EXPECT_NE(r.out.find("Vulkan validation errors: 0"), std::string::npos) << r.out;
@@ -118,5 +118,58 @@ TEST(GuiWindow, ScriptedSessionUnderXvfb)
     const CommandResult check = runCommand(std::string(VBM_CHECK_PATH) + " --cpu --width 128 " + fields.string());
     EXPECT_EQ(check.code, 0) << check.out;
 
+    fs::remove_all(dir);
+}
+
+// The script's `scalars half` restarts a smoke scene with half storage: the exported density is
+// bitwise that of a half-storage solver after as many steps, and not the float one's.
+TEST(GuiWindow, ScalarsHalfFromTheScriptRestartsWithHalfStorage)
+{
+    const fs::path dir = fs::temp_directory_path() / ("vbm-gui-half-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path scene = dir / "smoke.scene", fields = dir / "fields.nvdb", script = dir / "script.txt";
+    write(scene, "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\ndt 1\n");
+    write(script, "0 pause\n0 scalars half\n1 step\n2 step\n3 step\n4 export " + fields.string() + "\n5 quit\n");
+    ASSERT_EQ(runCommand("command -v xvfb-run").code, 0) << "xvfb-run is missing: run scripts/setup.sh";
+    const CommandResult r =
+        runCommand("xvfb-run -a -s '-screen 0 1024x768x24' " + std::string(VBM_FLUID_PATH) +
+                   " --backend cpu --size 640x400 --scene " + scene.string() + " --script " + script.string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("export: .* \\(after ([0-9]+) steps")));
+    const int steps = std::stoi(m[1]);
+    EXPECT_EQ(steps, 3);
+
+    std::vector<float> density[2];
+    for (int half = 0; half < 2; ++half) {
+        vbm::Scene s = vbm::loadScene(scene.string());
+        s.scalars = half ? vbm::ScalarStorage::Half : vbm::ScalarStorage::Float;
+        vbm::Solver solver(s, vbm::Backend::Cpu);
+        for (int i = 0; i < steps; ++i)
+            solver.step();
+        density[half] = solver.field("density");
+    }
+    const vbm::Scene s = vbm::loadScene(scene.string());
+    const auto handles = nanovdb::io::readGrids(fields.string());
+    const nanovdb::FloatGrid* grid = nullptr;
+    for (const auto& h : handles)
+        if (h.grid<float>() && std::string(h.grid<float>()->gridName()) == "density") grid = h.grid<float>();
+    ASSERT_NE(grid, nullptr) << "no density grid in the export";
+    const auto* domain = s.grid.grid<nanovdb::ValueOnIndex>();
+    auto acc = grid->getAccessor();
+    int voxels = 0, notHalf = 0, notFloat = 0;
+    for (uint32_t l = 0; l < domain->tree().nodeCount(0); ++l) {
+        const auto& leaf = domain->tree().getFirstNode<0>()[l];
+        for (auto on = leaf.valueMask().beginOn(); on; ++on) {
+            const uint64_t i = leaf.getValue(*on);
+            const float got = acc.getValue(leaf.offsetToGlobalCoord(*on));
+            notHalf += std::memcmp(&got, &density[1][i], 4) != 0;
+            notFloat += std::memcmp(&got, &density[0][i], 4) != 0;
+            ++voxels;
+        }
+    }
+    EXPECT_GT(voxels, 1000);
+    EXPECT_EQ(notHalf, 0) << "the window's density is not the half-storage solver's";
+    EXPECT_GT(notFloat, 0) << "the window ran with float storage";
     fs::remove_all(dir);
 }

@@ -1,0 +1,13 @@
+#!/bin/bash
+# Issue 15, H200 run 26 (session 16): the largest plume half storage fits, a ball of radius 870
+# (about 2.75G active voxels, value indices past 2^31), 4 steps with --scalars half; peak of
+# nvidia-smi's memory.used sampled every second. N = the binary of run 25 (ceb7b4e).
+source docs/results/issue15/h200-setup.sh
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; date -u
+R=/tmp/r26; mkdir -p $R
+( while sleep 1; do nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits; done ) > $R/mem-2p7b-half.txt & w=$!
+/usr/bin/time -v timeout 560 $C/new/vbm-fluid --headless --render none --frames 4 --scalars half \
+  --scene docs/results/issue15/smoke-plume-2p7b.scene --timings $R/timings-2p7b-half.csv > $R/fluid-2p7b-half.log 2>&1
+echo "2.7b half rc=$? peak MiB $(sort -n $R/mem-2p7b-half.txt | tail -1)"; kill $w
+grep -E "scene:|memory:|frame .*/4|step \||pressure CG \||advection \||Elapsed|Maximum resident|vbm-fluid:" $R/fluid-2p7b-half.log
+tar -C /tmp -czf $OUT/run26.tgz r26
