@@ -215,7 +215,8 @@ void WindowApp::buildPanels()
     mPanel.renderPath = "field path: " + r.pathDescription();
     mPanel.kind = mSession->scene().kind;
     mPanel.scalars = mSession->scene().scalars;
-    mPanel.bytesPerVoxel = solver.memory().perVoxel(solver.memory().total());
+    const MemoryReport memory = solver.memory();
+    mPanel.bytesPerVoxel = memory.perVoxel(memory.total());
     mPanel.voxels = solver.activeVoxels();
     mPanel.blocks = solver.blockCount();
     mPanel.steps = mSession->steps();

@@ -60,10 +60,8 @@ public:
         std::vector<float> values = Exec::download(mFields.array(isPacked(c) ? Channel::Density : c));
         values.resize(mFields.valueCount()); // the arrays may have room to grow (Fields::remap)
         if (isPacked(c))
-            for (float& v : values) {
-                const DensityTemperature s = unpackPair(v);
-                v = c == Channel::Temperature ? s.temperature : s.density;
-            }
+            for (float& v : values)
+                v = pairValue(v, c == Channel::Temperature);
         return values;
     }
     MemoryReport memory() const override

@@ -45,15 +45,17 @@ __hostdev__ inline float cornerWeight(const OctantAxis& x, const OctantAxis& y, 
 /// Channels moved by semi-Lagrangian advection: density, temperature, centred velocity.
 inline constexpr int AdvectedChannels = 5;
 
-/// The values of channels 0 and 1 at index j and the float channels from 2 on (Half: channels 0
-/// and 1 are the pair packed in arrays[0]; arrays[1] is unused).
-template <int Channels>
-__hostdev__ VBM_FORCE_INLINE void loadHalfPairAndRest(const float* const (&arrays)[Channels], uint64_t j,
-                                                      float (&v)[Channels])
+/// The value of every channel at index j: each its own float, or (Half) channels 0 and 1 the
+/// pair packed in arrays[0] (arrays[1] unused) and the floats from channel 2 on.
+template <bool Half, int Channels>
+__hostdev__ VBM_FORCE_INLINE void loadChannels(const float* const (&arrays)[Channels], uint64_t j, float (&v)[Channels])
 {
-    const DensityTemperature s = unpackPair(arrays[0][j]);
-    v[0] = s.density, v[1] = s.temperature;
-    for (int ch = 2; ch < Channels; ++ch)
+    int first = 0;
+    if constexpr (Half) {
+        const DensityTemperature s = unpackPair(arrays[0][j]);
+        v[0] = s.density, v[1] = s.temperature, first = 2;
+    }
+    for (int ch = first; ch < Channels; ++ch)
         v[ch] = arrays[ch][j];
 }
 
@@ -108,7 +110,7 @@ struct Advect {
     {
         if constexpr (HalfIn) {
             float v[Channels];
-            loadHalfPairAndRest(in, src, v);
+            loadChannels<true>(in, src, v);
             for (int ch = 0; ch < Channels; ++ch)
                 acc[ch] += weight * v[ch];
         } else {
@@ -197,11 +199,7 @@ struct MacCormackCorrect {
         // every channel's loads before the first store (out may alias them for all the
         // compiler knows: a store between would hold the next channel's loads back)
         float own[Channels], corrected[Channels];
-        if constexpr (Half)
-            loadHalfPairAndRest(phi, i, own);
-        else
-            for (int ch = 0; ch < Channels; ++ch)
-                own[ch] = phi[ch][i];
+        loadChannels<Half>(phi, i, own);
         for (int ch = 0; ch < Channels; ++ch) {
             const float r = forward[ch][i] + 0.5f * (own[ch] - back[ch]);
             corrected[ch] = r < lo[ch] ? lo[ch] : (r > hi[ch] ? hi[ch] : r);
@@ -215,11 +213,7 @@ struct MacCormackCorrect {
     __hostdev__ VBM_FORCE_INLINE void bound(uint64_t src, float (&lo)[Channels], float (&hi)[Channels]) const
     {
         float v[Channels];
-        if constexpr (Half)
-            loadHalfPairAndRest(phi, src, v);
-        else
-            for (int ch = 0; ch < Channels; ++ch)
-                v[ch] = phi[ch][src];
+        loadChannels<Half>(phi, src, v);
         for (int ch = 0; ch < Channels; ++ch) {
             lo[ch] = v[ch] < lo[ch] ? v[ch] : lo[ch];
             hi[ch] = v[ch] > hi[ch] ? v[ch] : hi[ch];

@@ -29,6 +29,13 @@ __hostdev__ inline DensityTemperature unpackPair(float packed)
     return {floatFromHalf(uint16_t(b & 0xffffu)), floatFromHalf(uint16_t(b >> 16))};
 }
 
+/// The density (or, `temperature` set, the temperature) a packed element holds.
+__hostdev__ inline float pairValue(float packed, bool temperature)
+{
+    const DensityTemperature s = unpackPair(packed);
+    return temperature ? s.temperature : s.density;
+}
+
 /// Where density and temperature live: `temperature` null means half storage, the packed pairs
 /// in `density`'s array. For element bodies (a uniform branch per load); the box passes of
 /// advection take the choice as a template parameter instead (AdvectionBodies.h).
@@ -60,13 +67,8 @@ struct UnpackScalar {
     bool temperature;
     __hostdev__ void operator()(uint64_t i) const
     {
-        if (i == 1) out[0] = value(0);
-        out[i] = value(i);
-    }
-    __hostdev__ float value(uint64_t i) const
-    {
-        const DensityTemperature s = unpackPair(packed[i]);
-        return temperature ? s.temperature : s.density;
+        if (i == 1) out[0] = pairValue(packed[0], temperature);
+        out[i] = pairValue(packed[i], temperature);
     }
 };
 
