@@ -177,8 +177,9 @@ void parameterPanel(SimulationParams& p, const PanelInfo& info)
         slider("diffusivity", p.alpha, 0.01, explicitScheme ? p.voxelSize * p.voxelSize / (6 * p.dt) : 10.0, "%.3f");
     } else {
         slider("time step", p.dt, 0.05, 4.0, "%.2f");
-        slider("max CFL", p.maxCfl, 0.1, 1.0, "%.2f");
-        help("Advection substeps keep the CFL number at most this");
+        slider("max CFL", p.maxCfl, 0.1, MaxCfl, "%.2f");
+        help("Advection substeps keep the CFL number at most this. Above 1 each substep reaches up to 7 voxels "
+             "through the leaves' neighbour rows: fewer substeps, different results");
         slider("buoyancy", p.buoyancy, 0.0, 2.0, "%.2f");
         slider("emitter density", p.emitDensity, 0.0, 4.0, "%.2f");
         slider("emitter temperature", p.emitTemperature, 0.0, 4.0, "%.2f");

@@ -116,8 +116,8 @@ void printSubsteps(const SolverRun& run, double maxCfl)
                        a1 = vbm::summarize(substepMs[1]);
     std::printf("Advection substeps per step (CFL <= %.2f each): median %.0f (%.0f-%.0f); per substep %s ms "
                 "(%s-%s), computeBoxStencil %s ms, %.2fx\n",
-                std::min(1.0, maxCfl), n.median, n.min, n.max, fmt(a0.median, 3).c_str(), fmt(a0.min, 3).c_str(),
-                fmt(a0.max, 3).c_str(), fmt(a1.median, 3).c_str(), a1.median / a0.median);
+                std::min(vbm::MaxCfl, maxCfl), n.median, n.min, n.max, fmt(a0.median, 3).c_str(),
+                fmt(a0.min, 3).c_str(), fmt(a0.max, 3).c_str(), fmt(a1.median, 3).c_str(), a1.median / a0.median);
 }
 
 } // namespace

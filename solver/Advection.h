@@ -1,8 +1,11 @@
 // Smoke's advection: density, temperature and the centred velocity carried semi-Lagrangian by
-// the centred velocity, in as many substeps as keep the CFL number at most max_cfl (<= 1, so a
-// departure point stays within the 27 box taps); with `advection maccormack` (the default),
-// density and temperature then get MacCormack's limited correction, a second box pass.
-// Accepts box resolvers only (StepKind::Advection: the interpolation reads all 27 taps).
+// the centred velocity, in as many substeps as keep the CFL number at most max_cfl; with
+// `advection maccormack` (the default), density and temperature then get MacCormack's limited
+// correction, a second pass. With max_cfl <= 1 a departure point stays within the 27 box taps
+// and both passes run through the advection resolver (box resolvers only: StepKind::Advection).
+// With max_cfl in (1, 7] they are voxel passes that find the trilinear corners up to 7 voxels
+// away through the leaf's box row (kernels/WideAdvectionBodies.h): from the per-leaf table
+// when the advection resolver is a cached one, by tree walks otherwise; the same result.
 //
 // Decision: the velocity stays semi-Lagrangian. Its arrays are placed so that a substep holds
 // 5 temporaries (with the face channels, dead between SmokeSources, which made the centres from
@@ -19,6 +22,7 @@
 #include "ResolverRules.h"
 #include "StencilRunner.h"
 #include "kernels/AdvectionBodies.h"
+#include "kernels/WideAdvectionBodies.h"
 
 #include <algorithm>
 #include <cmath>
@@ -46,25 +50,37 @@ public:
         const double vmax =
             mRun.exec().maxAbs(f[Temp::CentreU], f[Temp::CentreV], f[Temp::CentreW], mDomain.valueCount());
         const double cfl = vmax * p.dt / p.voxelSize;
-        const int substeps = std::max(1, int(std::ceil(cfl / std::min(1.0, p.maxCfl))));
+        const double maxCfl = std::min(double(WideReach), p.maxCfl);
+        const int substeps = std::max(1, int(std::ceil(cfl / maxCfl)));
         if (substeps > 10000 || !std::isfinite(cfl))
             throw NonFiniteError("the velocity blew up (CFL " + std::to_string(cfl) + ")");
+        const bool wide = maxCfl > 1.0;
         for (int s = 0; s < substeps; ++s)
-            substep(float(p.dt / substeps / p.voxelSize), p.advection == AdvectionScheme::MacCormack);
+            substep(float(p.dt / substeps / p.voxelSize), p.advection == AdvectionScheme::MacCormack, wide);
         timer.stop(Phase::Advection, t);
         return substeps;
     }
 
 private:
-    void substep(float dtOverH, bool macCormack)
+    void substep(float dtOverH, bool macCormack, bool wide)
     {
         const bool fuel = mFields.has(Channel::Fuel), half = mFields.halfScalars();
         if (fuel)
-            half ? substepWith<AdvectedChannels + 1, true>(dtOverH, macCormack)
-                 : substepWith<AdvectedChannels + 1, false>(dtOverH, macCormack);
+            half ? substepWith<AdvectedChannels + 1, true>(dtOverH, macCormack, wide)
+                 : substepWith<AdvectedChannels + 1, false>(dtOverH, macCormack, wide);
         else
-            half ? substepWith<AdvectedChannels, true>(dtOverH, macCormack)
-                 : substepWith<AdvectedChannels, false>(dtOverH, macCormack);
+            half ? substepWith<AdvectedChannels, true>(dtOverH, macCormack, wide)
+                 : substepWith<AdvectedChannels, false>(dtOverH, macCormack, wide);
+    }
+
+    /// A box body through the advection resolver, or (wide) its WideBody over the voxels.
+    template <template <int, bool> class WideBody, int N, bool Half, template <int, bool> class BoxBody>
+    void pass(const BoxBody<N, Half>& body, bool wide)
+    {
+        if (!wide) return mRun.box(mDomain.fine(), body);
+        const ExecGrid<Exec>& fine = mDomain.fine();
+        const LeafReach reach{fine.grid(), isCachedResolver(mRun.choice().advection) ? fine.view(7).boxTable : nullptr};
+        mRun.voxels(fine, WideBody<N, Half>{body, reach});
     }
 
     /// One substep of density, temperature, the centred velocity and (N = 6: fire scenes) fuel.
@@ -72,7 +88,7 @@ private:
     /// advected into floats in the faces U and V as with float storage; the correction (or, for
     /// semi-Lagrangian, PackScalars) makes the pairs of the result.
     template <int N, bool Half>
-    void substepWith(float dtOverH, bool macCormack)
+    void substepWith(float dtOverH, bool macCormack, bool wide)
     {
         constexpr bool Fuel = N > AdvectedChannels;
         Fields<Exec>& f = mFields;
@@ -85,7 +101,7 @@ private:
                           {s.density, s.temperature, cu, cv, cw},
                           {f[Channel::U], f[Channel::V], f[Temp::AdvectedU], f[Temp::AdvectedV], f[Channel::W]}};
         if constexpr (Fuel) a.in[N - 1] = f[Channel::Fuel], a.out[N - 1] = f[Temp::AdvectedFuel];
-        mRun.box(mDomain.fine(), a);
+        pass<WideAdvect>(a, wide);
         if (macCormack) {
             // each voxel's correction over its own velocity, which the forward pass has replaced
             constexpr int M = Fuel ? 3 : 2;
@@ -97,7 +113,7 @@ private:
                                          {f[Channel::U], f[Channel::V]},
                                          {cu, Half ? nullptr : cv}};
             if constexpr (Fuel) c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = cw;
-            mRun.box(mDomain.fine(), c);
+            pass<WideMacCormackCorrect>(c, wide);
             f.swap(Channel::Density, Temp::CentreU);
             if constexpr (!Half) f.swap(Channel::Temperature, Temp::CentreV);
             if constexpr (Fuel) f.swap(Channel::Fuel, Temp::CentreW);

@@ -167,7 +167,9 @@ int settingLine(const DeferredLines& d, const std::vector<Line>& lines, const st
 void checkSettings(const std::string& source, const std::vector<Line>& lines, const DeferredLines& d,
                    const Scene& scene)
 {
-    if (scene.params.maxCfl > 1) fail(source, settingLine(d, lines, "max_cfl"), "max_cfl must be at most 1");
+    if (scene.params.maxCfl > MaxCfl)
+        fail(source, settingLine(d, lines, "max_cfl"),
+             "max_cfl must be at most 7 (a wide advection substep reaches 7 voxels; at most 1 keeps the box taps)");
     if (isFire(scene.params) && scene.kind != SimulationKind::Smoke)
         fail(source, settingLine(d, lines, "emit_fuel"), "emit_fuel (fire) is for smoke scenes");
     if (scene.scalars == ScalarStorage::Half && scene.kind != SimulationKind::Smoke)

@@ -42,8 +42,7 @@ TEST(Scene, AdvectionIsMacCormackUnlessTheSceneSaysSemiLagrangian)
 {
     const std::string smoke = "kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\n";
     EXPECT_EQ(parseScene(smoke, "s").params.advection, AdvectionScheme::MacCormack);
-    EXPECT_EQ(parseScene(smoke + "advection semi-lagrangian\n", "s").params.advection,
-              AdvectionScheme::SemiLagrangian);
+    EXPECT_EQ(parseScene(smoke + "advection semi-lagrangian\n", "s").params.advection, AdvectionScheme::SemiLagrangian);
     EXPECT_EQ(parseScene(smoke + "advection maccormack\n", "s").params.advection, AdvectionScheme::MacCormack);
 }
 
@@ -117,16 +116,21 @@ TEST(Scene, HostileNumbersAndShapesGetALineNumberedError)
         {"kind heat\ndomain sphere 1073741800 0 0 30\n", "s.scene:2: the sphere reaches past the safe index range"},
         {"kind smoke\ndomain box 0 0 0 8 8 8\nemitter sphere -2e9 0 0 1\n", "s.scene:3: a coordinate"},
         {"kind heat\ndomain box 0 0 0 8 8 8\nremove sphere 0 0 0 1e300\n", "s.scene:3: the sphere reaches past"},
-        {"kind heat\ndomain box 0 0 0 8 8 8\ntemperature sphere 4 4 4 -1 1\n", "s.scene:3: the sphere needs a positive"},
+        {"kind heat\ndomain box 0 0 0 8 8 8\ntemperature sphere 4 4 4 -1 1\n",
+         "s.scene:3: the sphere needs a positive"},
         // one voxel cap for every domain kind
         {"kind heat\ndomain shell 90000 9000\n", "s.scene:2: the domain would hold about"},
         {"kind heat\ndomain sphere 0 0 0 900\n", "s.scene:2: the domain would hold about"},
         {"kind heat\ndomain box 0 0 0 2000 2000 1000\n", "s.scene:2: the domain would hold about"},
         // a remove that empties the domain
-        {"kind heat\ndomain shell 20 2\nremove sphere 0 0 0 100\n", "s.scene:3: this 'remove' leaves the domain no voxel"},
-        {"kind heat\ndomain box 0 0 0 4 4 4\nremove sphere 2 2 2 1\nremove sphere 2 2 2 10\n", "s.scene:4: this 'remove'"},
+        {"kind heat\ndomain shell 20 2\nremove sphere 0 0 0 100\n",
+         "s.scene:3: this 'remove' leaves the domain no voxel"},
+        {"kind heat\ndomain box 0 0 0 4 4 4\nremove sphere 2 2 2 1\nremove sphere 2 2 2 10\n",
+         "s.scene:4: this 'remove'"},
         // settings: their own line, not line 0
-        {"kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\nmax_cfl 3\n", "s.scene:4: max_cfl must be at most 1"},
+        {"kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\nmax_cfl 7.5\n",
+         "s.scene:4: max_cfl must be at most 7 (a wide advection substep reaches 7 voxels; at most 1 keeps the box "
+         "taps)"},
         {"kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\nwind 0 500 0\n", "s.scene:4: a wind component"},
         // binary junk is not echoed raw
         {"kind heat\ndomain box 0 0 0 4 4 4\n\x01\x7fjunk\xff\n", "s.scene:3: unknown statement '\\x01\\x7fjunk\\xff'"},
@@ -141,7 +145,8 @@ TEST(Scene, HostileNumbersAndShapesGetALineNumberedError)
     // a byte-order mark before the first statement is not part of it
     EXPECT_EQ(sceneError("\xEF\xBB\xBFkind heat\ndomain box 0 0 0 4 4 4\n"), "");
     // UTF-8 text in a message stays readable
-    EXPECT_EQ(sceneError("kind heat\ndomain box 0 0 0 4 4 4\ntempérature 3\n"), "s.scene:3: unknown statement 'température'");
+    EXPECT_EQ(sceneError("kind heat\ndomain box 0 0 0 4 4 4\ntempérature 3\n"),
+              "s.scene:3: unknown statement 'température'");
 }
 
 TEST(Scene, LoadingChecksWhatWouldStopTheFirstStep)

@@ -7,6 +7,7 @@
 #include "Solver.h"
 #include "kernels/AdvectionBodies.h"
 #include "kernels/SourceBodies.h"
+#include "kernels/WideAdvectionBodies.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
 #include <gtest/gtest.h>
@@ -46,14 +47,15 @@ TEST(Smoke, ProjectionLeavesVelocityDivergenceFree)
     EXPECT_GT(*std::max_element(v.begin(), v.end()), 0.05f);
 }
 
-// A Gaussian blob (sigma 3) in a 64 x 24 x 24 box, carried 10 voxels along +x in 20 substeps,
+// A Gaussian blob (sigma 3) in a 64 x 24 x 24 box, carried 10 voxels along +x in 20 substeps
+// (or `substeps`: fewer than 10 run the wide bodies, 10 / substeps voxels each),
 // semi-Lagrangian or with MacCormack's correction; the relative L2 error of its shape against
 // the exactly translated blob, and its mass and centre.
 struct BlobRun {
     double shapeError = 0, massRatio = 0, centreShift = 0;
 };
 
-BlobRun translateBlob(bool macCormack)
+BlobRun translateBlob(bool macCormack, int substeps = 20)
 {
     const Scene scene =
         parseScene("kind heat\ndomain box 0 0 0 64 24 24\ntemperature gaussian 16 11.5 11.5 3 1\n", "advection");
@@ -62,15 +64,24 @@ BlobRun translateBlob(bool macCormack)
     VbmView view{
         g, m.firstLeafID.data(), m.jumpMap.data(), m.extent.firstOffset, m.extent.blockCount, m.extent.lastOffset + 1};
     const uint64_t n = view.valueCount;
-    std::vector<float> rho = scene.temperature, forward(n), out(n), cu(n, 0.5f), zero(n, 0.f);
+    std::vector<float> rho = scene.temperature, forward(n), out(n), cu(n, 10.f / substeps), zero(n, 0.f);
+    const bool wide = substeps < 10;
+    const std::vector<uint32_t> table = buildLeafNeighbourTableHost(g, true);
+    const solver::LeafReach reach{g, table.data()};
     solver::HostExec exec;
-    for (int s = 0; s < 20; ++s) {
+    for (int s = 0; s < substeps; ++s) {
         const solver::Advect<1> a{cu.data(), zero.data(), zero.data(), 1.f, {rho.data()}, {forward.data()}};
-        exec.stencil<7, Resolver::forEachBoxStencilCached>(view, a);
+        if (wide)
+            exec.voxels<7>(view, solver::WideAdvect<1>{a, reach});
+        else
+            exec.stencil<7, Resolver::forEachBoxStencilCached>(view, a);
         if (macCormack) {
             const solver::MacCormackCorrect<1> c{cu.data(),    zero.data(),      zero.data(), 1.f,
                                                  {rho.data()}, {forward.data()}, {out.data()}};
-            exec.stencil<7, Resolver::forEachBoxStencilCached>(view, c);
+            if (wide)
+                exec.voxels<7>(view, solver::WideMacCormackCorrect<1>{c, reach});
+            else
+                exec.stencil<7, Resolver::forEachBoxStencilCached>(view, c);
             std::swap(rho, out);
         } else {
             std::swap(rho, forward);
@@ -107,6 +118,25 @@ TEST(Smoke, MacCormackAtLeastHalvesTheBlobsShapeError)
     EXPECT_LT(2 * mc.shapeError, sl.shapeError);
     EXPECT_NEAR(mc.centreShift, 10.0, 0.05);
     EXPECT_NEAR(mc.massRatio, 1.0, 0.01); // the limiter is not conservative, but nearly so here
+}
+
+// Wide substeps (max_cfl above 1): the blob carried 10 voxels in 4 substeps of 2.5 moves as far
+// and keeps its mass, and is sharper than in 20 short substeps (fewer interpolations on the way),
+// semi-Lagrangian and MacCormack alike. (MacCormack's gain over semi-Lagrangian is then small:
+// 0.052 against 0.045 here; it pays over many short substeps.)
+TEST(Smoke, WideSubstepsTranslateABlobWithTheFlow)
+{
+    const BlobRun sl = translateBlob(false, 4), mc = translateBlob(true, 4), shortSl = translateBlob(false),
+                  shortMc = translateBlob(true);
+    std::printf("blob shape error, 4 wide substeps: semi-Lagrangian %.4f, MacCormack %.4f (20 box substeps: %.4f, "
+                "%.4f)\n",
+                sl.shapeError, mc.shapeError, shortSl.shapeError, shortMc.shapeError);
+    EXPECT_NEAR(sl.massRatio, 1.0, 1e-4);
+    EXPECT_NEAR(sl.centreShift, 10.0, 0.05);
+    EXPECT_NEAR(mc.centreShift, 10.0, 0.05);
+    EXPECT_NEAR(mc.massRatio, 1.0, 0.01);
+    EXPECT_LT(sl.shapeError, shortSl.shapeError);
+    EXPECT_LT(mc.shapeError, shortMc.shapeError);
 }
 
 // Every corrected value lies within the min and max of the taps its forward interpolation

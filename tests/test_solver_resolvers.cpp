@@ -106,6 +106,14 @@ TEST(SolverResolvers, HalfScalarSmokeAndFireAreBitwiseIdenticalForEveryResolverA
     expectSameHashForEveryChoice(withHalfScalars(smallFire()), Backend::Cpu, 6);
 }
 
+// max_cfl above 1: advection's wide bodies (one voxel pass each; cached resolvers read the
+// per-leaf table, the others walk the tree).
+static Scene withWideReach(Scene s)
+{
+    s.params.maxCfl = 7;
+    return s;
+}
+
 TEST(SolverResolvers, SwitchingResolversMidRunChangesNothing)
 {
     const Scene scene = smallSmoke();
@@ -140,6 +148,8 @@ TEST(GpuSolver, BitwiseIdenticalForEveryResolverAndWidthOnTheGpu)
     expectSameHashForEveryChoice(smallHeat(false), Backend::Cuda, 5);
     expectSameHashForEveryChoice(withHalfScalars(smallSmoke()), Backend::Cuda, 4);
     expectSameHashForEveryChoice(withHalfScalars(smallFire()), Backend::Cuda, 6);
+    expectSameHashForEveryChoice(withWideReach(smallSmoke()), Backend::Cuda, 4);
+    expectSameHashForEveryChoice(withWideReach(withHalfScalars(smallFire())), Backend::Cuda, 6);
 }
 
 // CPU and GPU agree to float tolerance: max difference below 1e-3 of the field's range
@@ -148,7 +158,8 @@ TEST(GpuSolver, AgreesWithTheCpuWithinTolerance)
 {
     std::string why;
     if (gpuMissing(why)) GTEST_SKIP() << "GPU test skipped: " << why;
-    for (const Scene& scene : {smallHeat(true), smallHeat(false), smallSmoke(), withHalfScalars(smallSmoke())}) {
+    for (const Scene& scene : {smallHeat(true), smallHeat(false), smallSmoke(), withHalfScalars(smallSmoke()),
+                               withWideReach(smallSmoke())}) {
         Solver cpu(scene, Backend::Cpu), gpu(scene, Backend::Cuda);
         for (int k = 0; k < 3; ++k)
             cpu.step(), gpu.step();

@@ -39,6 +39,10 @@ struct StencilChoice {
     bool operator==(const StencilChoice&) const = default;
 };
 
+/// The largest max_cfl: the reach of a wide advection substep (kernels/WideAdvectionBodies.h),
+/// whose trilinear corners must stay within the 27 leaves around a voxel's leaf.
+inline constexpr double MaxCfl = 7.0;
+
 struct SimulationParams {
     double dt = 1.0;        ///< time step (seconds)
     double voxelSize = 1.0; ///< h
@@ -51,14 +55,14 @@ struct SimulationParams {
     double emitDensity = 1.0;
     double emitTemperature = 1.0;
     double vorticity = 0.0; ///< vorticity confinement strength eps (0: off)
-    double maxCfl = 1.0;    ///< advection substeps keep the CFL number at most this (<= 1)
+    double maxCfl = 1.0;    ///< advection substeps keep the CFL number at most this (<= MaxCfl; > 1: wide reach)
     AdvectionScheme advection = AdvectionScheme::MacCormack; ///< of density, temperature, fuel
     // fire: fuel is emitted like density and burns where the temperature exceeds `ignition`
-    double emitFuel = 0.0;  ///< fuel the emitter holds (0: no fire, no fuel channel)
-    double ignition = 0.5;  ///< temperature above which fuel burns
-    double burnRate = 0.5;  ///< fuel burnt per unit time where it burns (at most what is there)
-    double burnHeat = 2.0;  ///< temperature released per unit of fuel burnt
-    double burnSmoke = 0.5; ///< density (smoke) released per unit of fuel burnt
+    double emitFuel = 0.0;    ///< fuel the emitter holds (0: no fire, no fuel channel)
+    double ignition = 0.5;    ///< temperature above which fuel burns
+    double burnRate = 0.5;    ///< fuel burnt per unit time where it burns (at most what is there)
+    double burnHeat = 2.0;    ///< temperature released per unit of fuel burnt
+    double burnSmoke = 0.5;   ///< density (smoke) released per unit of fuel burnt
     double cooling = 0.0;     ///< fire: the fraction of its temperature the gas loses per unit time
     double dissipation = 0.0; ///< fire: the fraction of its smoke (density) the gas loses per unit time
     // linear solves

@@ -196,6 +196,12 @@ struct MacCormackCorrect {
             if (wx[x] != 0.f && wy[y] != 0.f && wz[z] != 0.f) bound(src, lo, hi);
         });
 #endif
+        correct(i, back, lo, hi);
+    }
+    /// Stores forward + (phi - back) / 2 at i, clamped to [lo, hi], channel by channel.
+    __hostdev__ VBM_FORCE_INLINE void correct(uint64_t i, const float (&back)[Channels], const float (&lo)[Channels],
+                                              const float (&hi)[Channels]) const
+    {
         // every channel's loads before the first store (out may alias them for all the
         // compiler knows: a store between would hold the next channel's loads back)
         float own[Channels], corrected[Channels];

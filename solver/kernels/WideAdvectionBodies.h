@@ -1,0 +1,137 @@
+// Smoke's advection with a departure point up to WideReach voxels away (scene `max_cfl` above
+// 1): the trilinear corners of the point then lie within 8 voxels of the voxel's leaf, so in one
+// of the 27 leaves of its box row. Each corner is one lookup there (the leaf, its mask word and
+// a popcount), from the grid's per-leaf table (a cached advection resolver) or from a root-down
+// probe (a tree-walk one): the same index either way, so the same sums. One substep then carries
+// the plume's top speed of 6-7 voxels per step where the 27 box taps need 7 substeps.
+//
+// The bodies are the box forms' (AdvectionBodies.h) with the corners found by coordinates: the
+// same channel loads, the same rule for inactive corners (they read the voxel's own value), the
+// same MacCormack correction and bounds. Results differ from the box forms' (one long step is
+// not seven short ones, and the weights come from floor(d), not from d's sign), so the reach is
+// opt-in through max_cfl; max_cfl <= 1 keeps the box forms bit for bit.
+#pragma once
+
+#include "SolverTypes.h"
+#include "kernels/AdvectionBodies.h"
+#include "vbm/LeafNeighbourTable.h"
+
+#include <cmath>
+#include <cstdint>
+
+namespace vbm::solver {
+
+/// The longest displacement per axis a wide substep reads (the largest max_cfl): a corner at
+/// floor(d) + 1 <= 8 voxels from its voxel then stays in the 27 leaves around the voxel's leaf.
+inline constexpr float WideReach = float(MaxCfl);
+
+/// Value indices of the voxels around a leaf, at leaf-local coordinates each in [-8, 16): the
+/// leaf's box row of neighbour leaves from the grid's per-leaf table (boxTable), or, when that is
+/// null, by root-down probes. 0 for an inactive voxel or an absent leaf. Thread-local.
+struct LeafReach {
+    const IndexGrid* grid;
+    const uint32_t* boxTable;
+    __hostdev__ VBM_FORCE_INLINE uint32_t indexAt(uint32_t leaf, int x, int y, int z) const
+    {
+        const uint32_t dir = uint32_t((x + 8) >> 3) * 9u + uint32_t((y + 8) >> 3) * 3u + uint32_t((z + 8) >> 3);
+        const uint32_t n =
+            boxTable ? boxTable[uint64_t(leaf) * boxTableWidth + dir] : boxNeighbourLeaf(grid, leaf, dir);
+        return sliceWord(leaves(grid), n, uint32_t(x) & 7u).index((uint32_t(y) & 7u) << 3 | (uint32_t(z) & 7u));
+    }
+};
+
+/// Linear interpolation along one axis at offset d from a voxel (d clamped to +-WideReach):
+/// weight w0 at offset `lower` = floor(d), w1 at lower + 1.
+struct WideAxis {
+    int lower;
+    float w0, w1;
+    __hostdev__ VBM_FORCE_INLINE float at(int corner) const { return corner ? w1 : w0; }
+    __hostdev__ VBM_FORCE_INLINE static WideAxis of(float d)
+    {
+        d = d < -WideReach ? -WideReach : (d > WideReach ? WideReach : d);
+        const float f = floorf(d), t = d - f; // exact: f is d without its fraction
+        return {int(f), 1.f - t, t};
+    }
+};
+
+/// Corner c (0..7: x's bit 4, y's 2, z's 1) of the cell the three axes span, from voxel
+/// (x, y, z) of leaf `leaf`: its value index by `reach`.
+__hostdev__ VBM_FORCE_INLINE uint32_t wideCorner(const LeafReach& reach, uint32_t leaf, int x, int y, int z,
+                                                 const WideAxis& ax, const WideAxis& ay, const WideAxis& az, int c)
+{
+    return reach.indexAt(leaf, x + ax.lower + (c >> 2), y + ay.lower + ((c >> 1) & 1), z + az.lower + (c & 1));
+}
+
+/// The product of the axes' weights at corner c, x's first (as cornerWeight).
+__hostdev__ VBM_FORCE_INLINE float wideWeight(const WideAxis& ax, const WideAxis& ay, const WideAxis& az, int c)
+{
+    return ax.at(c >> 2) * ay.at((c >> 1) & 1) * az.at(c & 1);
+}
+
+/// Advect's semi-Lagrangian substep with the departure point up to WideReach voxels away: a
+/// voxel body (body(i, leaf, voxelOffset), decode only). `box` holds the arrays and dtOverH.
+template <int Channels = AdvectedChannels, bool HalfIn = false>
+struct WideAdvect {
+    Advect<Channels, HalfIn> box;
+    LeafReach reach;
+    __hostdev__ void operator()(uint64_t i, uint32_t leaf, uint16_t voxelOffset) const
+    {
+        const int x = voxelOffset >> 6, y = (voxelOffset >> 3) & 7, z = voxelOffset & 7;
+        const WideAxis ax = WideAxis::of(-box.dtOverH * box.cu[i]), ay = WideAxis::of(-box.dtOverH * box.cv[i]),
+                       az = WideAxis::of(-box.dtOverH * box.cw[i]);
+        float acc[Channels] = {};
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+        for (int c = 0; c < 8; ++c) {
+            const float weight = wideWeight(ax, ay, az, c);
+            if (weight == 0.f) continue; // a whole displacement on an axis: skip the far corners
+            const uint32_t n = wideCorner(reach, leaf, x, y, z, ax, ay, az, c);
+            box.accumulate(n ? n : i, weight, acc);
+        }
+        for (int ch = 0; ch < Channels; ++ch)
+            box.out[ch][i] = acc[ch];
+    }
+};
+
+/// MacCormackCorrect with the departure points up to WideReach voxels away: the backward
+/// interpolation at i + dt v/h, the bounds over the forward corners of nonzero weight. A voxel
+/// body; `box` holds the arrays and dtOverH.
+template <int Channels = 2, bool Half = false>
+struct WideMacCormackCorrect {
+    MacCormackCorrect<Channels, Half> box;
+    LeafReach reach;
+    __hostdev__ void operator()(uint64_t i, uint32_t leaf, uint16_t voxelOffset) const
+    {
+        const int x = voxelOffset >> 6, y = (voxelOffset >> 3) & 7, z = voxelOffset & 7;
+        const float dx = box.dtOverH * box.cu[i], dy = box.dtOverH * box.cv[i], dz = box.dtOverH * box.cw[i];
+        const WideAxis fx = WideAxis::of(-dx), fy = WideAxis::of(-dy), fz = WideAxis::of(-dz);
+        const WideAxis bx = WideAxis::of(dx), by = WideAxis::of(dy), bz = WideAxis::of(dz);
+        float back[Channels] = {}, lo[Channels], hi[Channels];
+        for (int ch = 0; ch < Channels; ++ch)
+            lo[ch] = 3.4028235e38f, hi[ch] = -3.4028235e38f;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+        for (int c = 0; c < 8; ++c) {
+            const float wb = wideWeight(bx, by, bz, c);
+            if (wb == 0.f) continue;
+            const uint32_t n = wideCorner(reach, leaf, x, y, z, bx, by, bz, c);
+            const uint64_t src = n ? n : i;
+            for (int ch = 0; ch < Channels; ++ch)
+                back[ch] += wb * box.forward[ch][src];
+        }
+        // corner 0's weights are 1 - t > 0 on every axis: it always sets the bounds
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+        for (int c = 0; c < 8; ++c) {
+            if (fx.at(c >> 2) == 0.f || fy.at((c >> 1) & 1) == 0.f || fz.at(c & 1) == 0.f) continue;
+            const uint32_t n = wideCorner(reach, leaf, x, y, z, fx, fy, fz, c);
+            box.bound(n ? n : i, lo, hi);
+        }
+        box.correct(i, back, lo, hi);
+    }
+};
+
+} // namespace vbm::solver
