@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <sstream>
 
 namespace vbm::app {
 
@@ -46,6 +47,10 @@ options:
                           (4 B per voxel less, each value rounded to the nearest half; results
                           differ from float's: docs/solver.md "Half storage"); default: the
                           scene's scalar_storage (float)
+  --max-cfl X             smoke: the CFL number each advection substep may reach, in (0, 7];
+                          above 1, wide substeps that reach up to 7 voxels (one substep where
+                          the box taps need seven; results differ from 1's: docs/solver.md
+                          "Wide substeps"); default: the scene's max_cfl (1)
   --render offscreen|none render each frame offscreen with Vulkan (default), or not at all
   --interop auto|on|off   how the field reaches the renderer: shared CUDA-Vulkan memory
                           (no host copies; needs the CUDA backend and the Vulkan device to be
@@ -179,6 +184,16 @@ const std::pair<const char*, FlagReader> Flags[] = {
     {"--scalars",
      [](ArgReader& r, Options& o) {
          o.scalars = r.choice({"float", "half"}) == "half" ? ScalarStorage::Half : ScalarStorage::Float;
+     }},
+    {"--max-cfl",
+     [](ArgReader& r, Options& o) {
+         const double x = r.real();
+         if (!(x > 0 && x <= MaxCfl)) {
+             std::ostringstream got;
+             got << x;
+             throw UsageError("--max-cfl must be above 0 and at most 7, got " + got.str());
+         }
+         o.maxCfl = x;
      }},
     {"--interop",
      [](ArgReader& r, Options& o) {

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 
 namespace vbm::app {
 
@@ -23,18 +23,19 @@ struct Options {
     std::optional<Resolver> advection; ///< --advection-resolver NAME
     int log2BlockWidth = 7;
     std::optional<ScalarStorage> scalars; ///< --scalars float|half: smoke's density and temperature storage
-    std::string render = "offscreen"; ///< offscreen (Vulkan compute, no window) or none
-    bool renderExplicit = false;      ///< --render given: a failure to render is an error, not a note
-    std::string interop = "auto";     ///< auto (shared CUDA-Vulkan memory where possible), on (required), off (staging)
+    std::optional<double> maxCfl;         ///< --max-cfl X: smoke's CFL limit per advection substep (scene max_cfl)
+    std::string render = "offscreen";     ///< offscreen (Vulkan compute, no window) or none
+    bool renderExplicit = false;          ///< --render given: a failure to render is an error, not a note
+    std::string interop = "auto"; ///< auto (shared CUDA-Vulkan memory where possible), on (required), off (staging)
     uint32_t width = 640, height = 480;
-    bool sizeExplicit = false;           ///< --size given (the window's size; else 1280x800)
-    std::string screenshot;              ///< PNG of the last frame; %04d in the name: every frame
-    bool blockOverlay = false;           ///< --overlay blocks: colour voxels by VBM block instead of the field
-    std::string look;                    ///< --look: density, emission, fire or blocks; "" = the scene's
+    bool sizeExplicit = false; ///< --size given (the window's size; else 1280x800)
+    std::string screenshot;    ///< PNG of the last frame; %04d in the name: every frame
+    bool blockOverlay = false; ///< --overlay blocks: colour voxels by VBM block instead of the field
+    std::string look;          ///< --look: density, emission, fire or blocks; "" = the scene's
     std::optional<std::pair<double, double>> range; ///< --range LO:HI: a fixed colormap; unset: it follows the field
     std::optional<std::pair<double, double>> light; ///< --light AZ:EL, degrees
-    uint32_t renderScale = 0;            ///< --render-scale 1|2|4: pixels per ray along each axis; 0 = the device's default
-    bool ground = true;                  ///< --ground off: no ground plane
+    uint32_t renderScale = 0; ///< --render-scale 1|2|4: pixels per ray along each axis; 0 = the device's default
+    bool ground = true;       ///< --ground off: no ground plane
     std::optional<uint32_t> lightCells;  ///< --light-cells N: the light volume's cells along the box's longest side
     std::optional<double> rayStep;       ///< --ray-step S: the ray march's step in voxels
     std::optional<double> densityScale;  ///< --density-scale X: extinction per unit density per voxel

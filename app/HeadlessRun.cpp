@@ -94,6 +94,11 @@ void printHeader(const Options& o, const Session& session, const std::string& re
         std::printf("  scalars:    density and temperature as %s\n", session.scene().scalars == ScalarStorage::Half
                                                                          ? "half pairs (one 32-bit element per voxel)"
                                                                          : "floats");
+    if (session.scene().kind == SimulationKind::Smoke) {
+        const double maxCfl = session.scene().params.maxCfl;
+        std::printf("  advection:  CFL at most %g per substep (%s)\n", maxCfl,
+                    maxCfl > 1 ? "wide substeps, reaching up to 7 voxels" : "box taps");
+    }
     for (size_t k = 0; k < session.solverCount(); ++k)
         std::printf("  resolvers:  Laplacian-type %s, advection %s\n",
                     resolverName(session.solver(k).choice().laplacian),
@@ -194,7 +199,7 @@ int runHeadless(const Options& o)
 {
     const Backend backend = pickBackend(o.backend);
     const std::vector<NamedChoice> configs = configurations(o, backend);
-    Session session(startingSceneName(o, backend), backend, configs, o.scalars);
+    Session session(startingSceneName(o, backend), backend, configs, SceneOverrides{o.scalars, o.maxCfl});
     const std::string renderLine = startOffscreenRender(o, session);
     if (!o.screenshot.empty() && !session.renderer())
         throw cli::UsageError("--screenshot needs the offscreen render, which is not available here");

@@ -24,8 +24,8 @@ render::FieldMemory fieldMemory(Backend b)
 } // namespace
 
 Session::Session(const std::string& sceneName, Backend backend, const std::vector<NamedChoice>& configs,
-                 std::optional<ScalarStorage> scalars)
-    : mScalars(scalars), mScene(loadWithOverrides(sceneName, true)), mBackend(backend)
+                 SceneOverrides overrides)
+    : mOverrides(overrides), mScene(loadWithOverrides(sceneName, true)), mBackend(backend)
 {
     makeSolvers(configs);
 }
@@ -33,11 +33,16 @@ Session::Session(const std::string& sceneName, Backend backend, const std::vecto
 Scene Session::loadWithOverrides(const std::string& sceneName, bool strict) const
 {
     Scene scene = loadScene(sceneName);
-    if (!mScalars) return scene;
-    if (scene.kind == SimulationKind::Smoke)
-        scene.scalars = *mScalars;
-    else if (strict && *mScalars == ScalarStorage::Half)
+    const std::optional<ScalarStorage>& scalars = mOverrides.scalars;
+    const std::optional<double>& maxCfl = mOverrides.maxCfl;
+    if (scene.kind == SimulationKind::Smoke) {
+        if (scalars) scene.scalars = *scalars;
+        if (maxCfl) scene.params.maxCfl = *maxCfl;
+    } else if (strict && scalars == ScalarStorage::Half) {
         throw cli::UsageError("--scalars half is for smoke scenes; '" + sceneName + "' is a heat scene");
+    } else if (strict && maxCfl) {
+        throw cli::UsageError("--max-cfl is for smoke scenes; '" + sceneName + "' is a heat scene");
+    }
     return scene;
 }
 
@@ -87,7 +92,7 @@ void Session::attachRenderer(std::unique_ptr<render::VulkanContext> vk, std::uni
 void Session::reload(const std::string& sceneName, Backend backend, const StencilChoice& choice,
                      std::optional<ScalarStorage> scalars)
 {
-    if (scalars) mScalars = scalars;
+    if (scalars) mOverrides.scalars = scalars;
     if (mVulkan) render::checkVk(vkDeviceWaitIdle(mVulkan->device()), "vkDeviceWaitIdle (loading a scene)");
     mRenderer.reset();
     mSolvers.clear();

@@ -35,12 +35,19 @@ struct FrameRequest {
     bool capture = false; ///< keep the frame's pixels, for capture()
 };
 
+/// What the command line sets in every scene a session loads.
+struct SceneOverrides {
+    std::optional<ScalarStorage> scalars; ///< --scalars: the scene's scalar_storage
+    std::optional<double> maxCfl;         ///< --max-cfl: the scene's max_cfl
+};
+
 class Session {
 public:
-    /// Loads the scene and makes one solver per configuration; the first one is drawn. `scalars`
-    /// (--scalars) overrides the scene's scalar_storage; half on a heat scene is a cli::UsageError.
+    /// Loads the scene and makes one solver per configuration; the first one is drawn.
+    /// `overrides` (--scalars, --max-cfl) replace the scene's settings in every smoke scene the
+    /// session loads; half or a max CFL on a heat scene is a cli::UsageError.
     Session(const std::string& sceneName, Backend backend, const std::vector<NamedChoice>& configs,
-            std::optional<ScalarStorage> scalars = {});
+            SceneOverrides overrides = {});
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
@@ -116,7 +123,7 @@ private:
     /// storage are a cli::UsageError; else heat keeps float).
     Scene loadWithOverrides(const std::string& sceneName, bool strict) const;
 
-    std::optional<ScalarStorage> mScalars; ///< --scalars, applied to every scene loaded
+    SceneOverrides mOverrides; ///< --scalars and --max-cfl, applied to every scene loaded
     Scene mScene;
     Backend mBackend;
     std::vector<NamedSolver> mSolvers;

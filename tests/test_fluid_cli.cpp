@@ -38,7 +38,7 @@ TEST(VbmFluidCli, HelpDocumentsEveryFlag)
     EXPECT_EQ(r.code, 0);
     for (const char* flag : {"--headless", "--frames", "--scene", "--backend", "--resolver", "--advection-resolver",
                              "--block-width", "--render", "--size", "--screenshot", "--timings", "--seed", "--interop",
-                             "--export", "--script", "--scalars", "exit codes"})
+                             "--export", "--script", "--scalars", "--max-cfl", "exit codes"})
         EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
@@ -59,6 +59,10 @@ TEST(VbmFluidCli, BadUsageAndInputGiveOneLineAndExitCode2)
         {"--interop sometimes", "--interop"},
         {"--scalars double", "--scalars"},
         {"--headless --backend cpu --scalars half --scene heat-shell", "is for smoke scenes"},
+        {"--max-cfl 7.5", "--max-cfl must be above 0 and at most 7, got 7.5"},
+        {"--max-cfl 0", "--max-cfl must be above 0"},
+        {"--max-cfl fast", "--max-cfl takes a number"},
+        {"--headless --backend cpu --max-cfl 3 --scene heat-shell", "--max-cfl is for smoke scenes"},
         {"--headless --backend cpu --resolver NanoVDB13", "CUDA-only"},
         {"--headless --scene /nonexistent.scene", "/nonexistent.scene"},
         {"--headless --scene " + bad.string(), bad.string() + ":2:"},
@@ -132,6 +136,37 @@ TEST(VbmFluidCli, HalfScalarsShowInTheHeaderAndMemory)
     EXPECT_NE(half.out.find("scalars:    density and temperature as half pairs"), std::string::npos) << half.out;
     EXPECT_NEAR(memory(full.out) - memory(half.out), 4.0, 0.06) << full.out << half.out;
     EXPECT_NE(half.out.find("identical across all 6 resolvers after every frame: yes"), std::string::npos) << half.out;
+}
+
+// --max-cfl 7: the header says so, every resolver stays identical, and the fields are those of
+// the scene with `max_cfl 7` in it (the flag is the scene key), not those of the default 1.
+TEST(VbmFluidCli, MaxCflOverridesTheScenesAndShowsInTheHeader)
+{
+    const std::string body =
+        "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 2\nemitter sphere 0 3 0 2\ndt 2\n";
+    const fs::path plain = writeFile("plume-cfl.scene", body),
+                   keyed = writeFile("plume-cfl7.scene", body + "max_cfl 7\n");
+    const fs::path out[3] = {fs::temp_directory_path() / ("vbm-fluid-cfl-" + std::to_string(::getpid()) + "-a.nvdb"),
+                             fs::temp_directory_path() / ("vbm-fluid-cfl-" + std::to_string(::getpid()) + "-b.nvdb"),
+                             fs::temp_directory_path() / ("vbm-fluid-cfl-" + std::to_string(::getpid()) + "-c.nvdb")};
+    const std::string common = "--headless --backend cpu --render none --frames 4 --scene ";
+    const CommandResult box = fluid(common + plain.string() + " --export " + out[0].string()),
+                        flag =
+                            fluid(common + plain.string() + " --max-cfl 7 --resolver all --export " + out[1].string()),
+                        key = fluid(common + keyed.string() + " --export " + out[2].string());
+    for (const CommandResult* r : {&box, &flag, &key})
+        ASSERT_EQ(r->code, 0) << r->out;
+    EXPECT_NE(box.out.find("advection:  CFL at most 1 per substep (box taps)"), std::string::npos) << box.out;
+    EXPECT_NE(flag.out.find("advection:  CFL at most 7 per substep (wide substeps"), std::string::npos) << flag.out;
+    EXPECT_NE(flag.out.find("identical across all 6 resolvers after every frame: yes"), std::string::npos) << flag.out;
+    const auto bytes = [](const fs::path& p) {
+        std::ifstream f(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(f), {});
+    };
+    EXPECT_EQ(bytes(out[1]), bytes(out[2])) << "--max-cfl 7 is the scene's max_cfl 7";
+    EXPECT_NE(bytes(out[0]), bytes(out[1])) << "wide substeps are another discretisation";
+    for (const fs::path& p : out)
+        fs::remove(p);
 }
 
 // --export writes every field after the last frame; two resolvers give byte-identical files, and
