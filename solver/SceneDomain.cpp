@@ -58,7 +58,9 @@ void checkVoxelCount(const std::string& source, const Line& d, double count)
 {
     if (count >= MaxDomainVoxels) {
         char what[160];
-        std::snprintf(what, sizeof what, "the domain would hold about %.3g voxels, over the 2^31-voxel limit", count);
+        std::snprintf(
+            what, sizeof what,
+            "the domain would hold about %.3g voxels, over the limit of 2^32 - 1024 (the VBM's 32-bit indices)", count);
         fail(source, d.number, what);
     }
 }
@@ -154,6 +156,5 @@ HostGridHandle buildDomain(const std::string& source, const Line& d, const std::
     if (const std::string why = checkVbmGrid(g); !why.empty()) fail(source, d.number, "unusable domain: " + why);
     return grid;
 }
-
 
 } // namespace vbm::scenetext

@@ -26,8 +26,11 @@ struct Line {
 /// int range (the cached table's neighbour-leaf origins, a tree walk's neighbours).
 inline constexpr double SafeCoordinate = double(MaxOpenCoord); // 2^30
 static_assert(MaxOpenCoord == SafeIndexRange, "a scene's range is the one checkVbmGrid allows");
-/// The voxel cap of every domain kind (the VBM's 32-bit voxel indices).
-inline constexpr double MaxDomainVoxels = double(uint64_t(1) << 31);
+/// The voxel cap of every fixed domain kind: the VBM's 32-bit value indices (checkVbmGrid's
+/// MaxValueCount, 2^32 - 1024). Session 17 raised it from 2^31: nothing on a fixed domain's path
+/// adds indices in signed 32 bits (the multigrid tables hold them unsigned, the kernels in 64).
+/// Open domains keep their own 2^31 cap (ActiveSet.h).
+inline constexpr double MaxDomainVoxels = double(MaxValueCount);
 
 [[noreturn]] inline void fail(const std::string& source, int line, const std::string& what)
 {

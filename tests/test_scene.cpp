@@ -120,8 +120,10 @@ TEST(Scene, HostileNumbersAndShapesGetALineNumberedError)
          "s.scene:3: the sphere needs a positive"},
         // one voxel cap for every domain kind
         {"kind heat\ndomain shell 90000 9000\n", "s.scene:2: the domain would hold about"},
-        {"kind heat\ndomain sphere 0 0 0 900\n", "s.scene:2: the domain would hold about"},
-        {"kind heat\ndomain box 0 0 0 2000 2000 1000\n", "s.scene:2: the domain would hold about"},
+        {"kind heat\ndomain sphere 0 0 0 1100\n", "s.scene:2: the domain would hold about"},
+        {"kind heat\ndomain box 0 0 0 2000 2000 1100\n",
+         "s.scene:2: the domain would hold about 4.4e+09 voxels, over the limit of 2^32 - 1024 (the VBM's 32-bit "
+         "indices)"},
         // a remove that empties the domain
         {"kind heat\ndomain shell 20 2\nremove sphere 0 0 0 100\n",
          "s.scene:3: this 'remove' leaves the domain no voxel"},

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 using namespace vbm;
@@ -56,6 +57,27 @@ TEST(WideAdvection, LeafReachFindsTheIndexNanoVdbsAccessorDoes)
     });
     EXPECT_GT(active, checked / 10); // the grid is sparse, but many lookups hit voxels
     EXPECT_LT(active, checked);      // and many miss
+}
+
+// Every displacement, NaN and the infinities included, keeps the lower corner within
+// +-WideReach (so both corners stay inside the 27 leaves of a row), with weights in [0, 1] that
+// sum to 1 (so some corner of nonzero weight on every axis bounds MacCormack's correction). A
+// tiny negative d puts all the weight on the upper corner (d - floor(d) rounds to 1).
+TEST(WideAdvection, EveryDisplacementStaysWithinReach)
+{
+    const float reach = solver::WideReach;
+    for (float d : {NAN, INFINITY, -INFINITY, 1e30f, -1e30f, reach, -reach, 6.5f, -6.5f, 0.25f, 0.f, -0.f, -1e-30f}) {
+        SCOPED_TRACE(d);
+        const solver::WideAxis a = solver::WideAxis::of(d);
+        EXPECT_GE(a.lower, -int(reach));
+        EXPECT_LE(a.lower, int(reach));
+        EXPECT_GE(a.w0, 0.f);
+        EXPECT_GE(a.w1, 0.f);
+        EXPECT_EQ(a.w0 + a.w1, 1.f);
+    }
+    EXPECT_EQ(solver::WideAxis::of(INFINITY).lower, int(reach));
+    EXPECT_EQ(solver::WideAxis::of(-2.75f).lower, -3);
+    EXPECT_EQ(solver::WideAxis::of(-2.75f).w1, 0.25f);
 }
 
 // u = (3, -5, 7) voxels per step: every departure point is a voxel, so each value is the one

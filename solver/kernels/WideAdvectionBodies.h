@@ -48,8 +48,8 @@ struct WideAxis {
     __hostdev__ VBM_FORCE_INLINE float at(int corner) const { return corner ? w1 : w0; }
     __hostdev__ VBM_FORCE_INLINE static WideAxis of(float d)
     {
-        d = d < -WideReach ? -WideReach : (d > WideReach ? WideReach : d);
-        const float f = floorf(d), t = d - f; // exact: f is d without its fraction
+        d = fminf(fmaxf(d, -WideReach), WideReach); // NaN too: a corner must stay within the row's leaves
+        const float f = floorf(d), t = d - f;       // exact: f is d without its fraction
         return {int(f), 1.f - t, t};
     }
 };
@@ -121,7 +121,8 @@ struct WideMacCormackCorrect {
             for (int ch = 0; ch < Channels; ++ch)
                 back[ch] += wb * box.forward[ch][src];
         }
-        // corner 0's weights are 1 - t > 0 on every axis: it always sets the bounds
+        // each axis's two weights sum to 1, so some corner has nonzero weights on all three and
+        // sets the bounds (corner 0 but for a tiny negative d, whose t rounds to 1)
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
