@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
-#include <sstream>
 
 namespace vbm::app {
 
@@ -189,9 +188,9 @@ const std::pair<const char*, FlagReader> Flags[] = {
      [](ArgReader& r, Options& o) {
          const double x = r.real();
          if (!(x > 0 && x <= MaxCfl)) {
-             std::ostringstream got;
-             got << x;
-             throw UsageError("--max-cfl must be above 0 and at most 7, got " + got.str());
+             char what[96];
+             std::snprintf(what, sizeof what, "--max-cfl must be above 0 and at most 7, got %g", x);
+             throw UsageError(what);
          }
          o.maxCfl = x;
      }},

@@ -90,11 +90,10 @@ void printHeader(const Options& o, const Session& session, const std::string& re
     std::printf("  memory:     %.1f B per voxel (grid+VBM %.1f, fields %.1f, temporaries %.1f) per configuration\n",
                 mem.perVoxel(mem.total()), mem.perVoxel(mem.gridAndVbm), mem.perVoxel(mem.fields),
                 mem.perVoxel(mem.temporaries));
-    if (session.scene().kind == SimulationKind::Smoke)
+    if (session.scene().kind == SimulationKind::Smoke) {
         std::printf("  scalars:    density and temperature as %s\n", session.scene().scalars == ScalarStorage::Half
                                                                          ? "half pairs (one 32-bit element per voxel)"
                                                                          : "floats");
-    if (session.scene().kind == SimulationKind::Smoke) {
         const double maxCfl = session.scene().params.maxCfl;
         std::printf("  advection:  CFL at most %g per substep (%s)\n", maxCfl,
                     maxCfl > 1 ? "wide substeps, reaching up to 7 voxels" : "box taps");
