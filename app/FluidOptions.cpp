@@ -50,6 +50,10 @@ options:
                           above 1, wide substeps that reach up to 7 voxels (one substep where
                           the box taps need seven; results differ from 1's: docs/solver.md
                           "Wide substeps"); default: the scene's max_cfl (1)
+  --tap-table on|off      store each voxel's 6 cross neighbours once (24 B per voxel more) and
+                          read them in every Laplacian-type pass instead of resolving them
+                          again: faster, bitwise the same results (docs/solver.md "The voxel
+                          tap table"); default: the scene's tap_table (off)
   --render offscreen|none render each frame offscreen with Vulkan (default), or not at all
   --interop auto|on|off   how the field reaches the renderer: shared CUDA-Vulkan memory
                           (no host copies; needs the CUDA backend and the Vulkan device to be
@@ -193,6 +197,10 @@ const std::pair<const char*, FlagReader> Flags[] = {
              throw UsageError(what);
          }
          o.maxCfl = x;
+     }},
+    {"--tap-table",
+     [](ArgReader& r, Options& o) {
+         o.tapTable = r.choice({"off", "on"}) == "on";
      }},
     {"--interop",
      [](ArgReader& r, Options& o) {

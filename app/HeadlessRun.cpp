@@ -90,6 +90,9 @@ void printHeader(const Options& o, const Session& session, const std::string& re
     std::printf("  memory:     %.1f B per voxel (grid+VBM %.1f, fields %.1f, temporaries %.1f) per configuration\n",
                 mem.perVoxel(mem.total()), mem.perVoxel(mem.gridAndVbm), mem.perVoxel(mem.fields),
                 mem.perVoxel(mem.temporaries));
+    if (session.scene().tapTable)
+        std::printf("  taps:       the fine level's cross taps stored (24 B per voxel), read by every "
+                    "Laplacian-type pass\n");
     if (session.scene().kind == SimulationKind::Smoke) {
         std::printf("  scalars:    density and temperature as %s\n", session.scene().scalars == ScalarStorage::Half
                                                                          ? "half pairs (one 32-bit element per voxel)"
@@ -198,7 +201,7 @@ int runHeadless(const Options& o)
 {
     const Backend backend = pickBackend(o.backend);
     const std::vector<NamedChoice> configs = configurations(o, backend);
-    Session session(startingSceneName(o, backend), backend, configs, SceneOverrides{o.scalars, o.maxCfl});
+    Session session(startingSceneName(o, backend), backend, configs, SceneOverrides{o.scalars, o.maxCfl, o.tapTable});
     const std::string renderLine = startOffscreenRender(o, session);
     if (!o.screenshot.empty() && !session.renderer())
         throw cli::UsageError("--screenshot needs the offscreen render, which is not available here");

@@ -35,6 +35,7 @@ Scene Session::loadWithOverrides(const std::string& sceneName, bool strict) cons
     Scene scene = loadScene(sceneName);
     const std::optional<ScalarStorage>& scalars = mOverrides.scalars;
     const std::optional<double>& maxCfl = mOverrides.maxCfl;
+    if (mOverrides.tapTable) scene.tapTable = *mOverrides.tapTable;
     if (scene.kind == SimulationKind::Smoke) {
         if (scalars) scene.scalars = *scalars;
         if (maxCfl) scene.params.maxCfl = *maxCfl;

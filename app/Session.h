@@ -39,6 +39,7 @@ struct FrameRequest {
 struct SceneOverrides {
     std::optional<ScalarStorage> scalars; ///< --scalars: the scene's scalar_storage
     std::optional<double> maxCfl;         ///< --max-cfl: the scene's max_cfl
+    std::optional<bool> tapTable;         ///< --tap-table: the scene's tap_table (every kind)
 };
 
 class Session {

@@ -116,6 +116,25 @@ public:
         finishSum(groups, finish);
     }
 
+    /// A cross stencil body over value indices [1, n), its taps from the voxel tap table
+    /// (kernels/StoredTaps.h).
+    template <typename Body>
+    void storedStencil(uint64_t n, const uint32_t* table, const Body& body)
+    {
+        elements(n, WithStoredTaps<Body>{table, body});
+    }
+    /// stencilSum's finish(sum) with the taps from the table: the same groups, the same bits.
+    template <typename Body, typename Finish>
+    void storedStencilSum(uint64_t n, const uint32_t* table, const Body& body, const Finish& finish)
+    {
+        const uint64_t groups = (n - 1 + SumGroup - 1) / SumGroup;
+        if (groups == 0) return;
+        reserve(groups * SumGroup);
+        launch(solverStoredSumKernel<Body>, unsigned(groups), unsigned(SumGroup), 0, "solver stencil kernel",
+               uint64_t(1), n, table, body, mSkip, mPartial.data());
+        finishSum(groups, finish);
+    }
+
     template <int L, typename Body>
     void voxels(const VbmView& v, const Body& body)
     {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kernels/AbsOrInf.h"
+#include "kernels/StoredTaps.h"
 #include "vbm/BlockSkeleton.h"
 #include "vbm/VbmView.h"
 
@@ -60,6 +61,26 @@ __global__ void __launch_bounds__(1 << L)
     }
     const uint64_t g = (uint64_t(blockIdx.x) << L) / SumGroup + threadIdx.x / SumGroup;
     if (t == 0 && g < groups) partial[g] = sh[threadIdx.x];
+}
+
+/// solverStencilSumKernel's sums with the taps from the voxel tap table (kernels/StoredTaps.h):
+/// a thread block per SumGroup value indices from `first`, summed by the same tree, so every
+/// partial, and the total, is bitwise the stencil kernel's.
+template <typename Body>
+__global__ void __launch_bounds__(SumGroup) solverStoredSumKernel(uint64_t first, uint64_t n, const uint32_t* table,
+                                                                  Body body, const double* skip, double* partial)
+{
+    if (skipped(skip)) return;
+    const uint64_t i = first + uint64_t(blockIdx.x) * SumGroup + threadIdx.x;
+    const double s = i < n ? body(i, StoredCrossTaps{table, i}) : 0.0;
+    __shared__ double sh[SumGroup];
+    sh[threadIdx.x] = s;
+    __syncthreads();
+    for (int w = SumGroup / 2; w > 0; w >>= 1) {
+        if (int(threadIdx.x) < w) sh[threadIdx.x] += sh[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) partial[blockIdx.x] = sh[0];
 }
 
 template <int L, typename Body>

@@ -25,8 +25,10 @@ public:
     /// The domain of `grid`; with `multigrid`, its coarse levels too. Passes run through
     /// `run`'s current choice (the tables they fill are the same for any resolver). `region`
     /// (adaptive scenes, in executor memory; kept by the caller) gives the air cells.
-    Domain(StencilRunner<Exec>& run, const HostGridHandle& grid, bool multigrid, const RegionView* region = nullptr)
-        : mRun(run), mMultigrid(multigrid), mRegion(region)
+    /// With `tapTable`, the fine level also stores its cross taps (kernels/StoredTaps.h).
+    Domain(StencilRunner<Exec>& run, const HostGridHandle& grid, bool multigrid, const RegionView* region = nullptr,
+           bool tapTable = false)
+        : mRun(run), mMultigrid(multigrid), mTapTable(tapTable), mRegion(region)
     {
         rebuild(grid);
     }
@@ -50,6 +52,11 @@ public:
         exec.reserve(mFine.valueCount());
         mDiag = Exec::template allocate<uint8_t>(mFine.valueCount());
         mRun.template cross<CountNeighbours>(mFine, mDiag.data());
+        if (mTapTable) { // resolved once here, through the chosen resolver; read by every cross pass after
+            Array<uint32_t> taps = Exec::template allocate<uint32_t>(6 * mFine.valueCount());
+            mRun.template cross<StoreCrossNeighbours>(mFine, taps.data());
+            mFine.adoptTapTable(std::move(taps));
+        }
         if (mRegion) {
             mAir = Exec::template allocate<float>(mFine.valueCount());
             mRun.voxels(mFine, MarkAirCells{mFine.grid(), *mRegion, mAir.data()});
@@ -73,14 +80,17 @@ public:
     /// floats at least), or where they do not fit, an array of the hierarchy's own.
     float* multigridScratch(float* given) { return mHierarchy.scratch(given, valueCount()); }
 
-    /// Bytes of the grid and its VBMs, of the diagonal, and of the coarse levels' arrays.
-    uint64_t gridAndVbmBytes() const { return mFine.gridBytes() + mFine.metaBytes(); }
+    bool hasTapTable() const { return mFine.tapTable() != nullptr; }
+
+    /// Bytes of the grid, its VBMs and its tap table, of the diagonal, and of the coarse levels' arrays.
+    uint64_t gridAndVbmBytes() const { return mFine.gridBytes() + mFine.metaBytes() + mFine.tapTableBytes(); }
     uint64_t diagBytes() const { return mFine.valueCount() * (sizeof(uint8_t) + (mRegion ? sizeof(float) : 0)); }
     uint64_t levelArrayBytes() const { return mHierarchy.arrayBytes(); }
 
 private:
     StencilRunner<Exec>& mRun;
     bool mMultigrid;
+    bool mTapTable;
     const RegionView* mRegion;
     ExecGrid<Exec> mFine;
     Array<uint8_t> mDiag;

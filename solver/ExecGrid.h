@@ -121,6 +121,17 @@ public:
     uint64_t gridBytes() const { return mGridBytes; }
     uint64_t metaBytes() const { return mMetaBytes; }
 
+    /// The voxel tap table (kernels/StoredTaps.h): 6 value indices per value index, filled by
+    /// StoreCrossNeighbours through a resolver; from now on the runner's cross passes on this
+    /// grid read it (StencilRunner). Null until adopted.
+    void adoptTapTable(Array<uint32_t>&& table)
+    {
+        if (view(7).firstOffset != 1) throw std::logic_error("a tap table needs value indices from 1");
+        mTapTable = std::move(table);
+    }
+    const uint32_t* tapTable() const { return mTapTable.size() ? mTapTable.data() : nullptr; }
+    uint64_t tapTableBytes() const { return mTapTable.size() * sizeof(uint32_t); }
+
 private:
     /// Both views read the grid's per-leaf neighbour tables (LeafNeighbourTable.h): the cached
     /// resolvers then stage nothing per thread block.
@@ -133,6 +144,7 @@ private:
 
     Array<GridChunk> mBytes;
     Array<uint32_t> mBoxTable, mCrossTable;
+    Array<uint32_t> mTapTable; ///< empty: none
     Array<uint32_t> mFirstLeafID[2];
     Array<uint64_t> mJumpMap[2];
     VbmView mView[2];

@@ -6,6 +6,7 @@
 
 #include "ResolverRules.h"
 #include "kernels/AbsOrInf.h"
+#include "kernels/StoredTaps.h"
 #include "vbm/CpuBlockSkeleton.h"
 #include "vbm/VbmView.h"
 
@@ -68,6 +69,33 @@ public:
         std::vector<double> partial((v.blockCount << L) / SumGroup, 0.0);
         forEachSlot<L, R>(v,
                           [&](uint64_t i, auto&& taps) { partial[(i - v.firstOffset) / SumGroup] += body(i, taps); });
+        double total = 0.0;
+        for (double p : partial)
+            total += p;
+        finish(total);
+    }
+
+    /// A cross stencil body over value indices [1, n), its taps from the voxel tap table
+    /// (kernels/StoredTaps.h).
+    template <typename Body>
+    void storedStencil(uint64_t n, const uint32_t* table, const Body& body)
+    {
+        elements(n, WithStoredTaps<Body>{table, body});
+    }
+    /// stencilSum's finish(sum) with the taps from the table: the same groups summed in the same
+    /// order (SumGroup value indices from 1, each in index order, then the groups in order).
+    template <typename Body, typename Finish>
+    void storedStencilSum(uint64_t n, const uint32_t* table, const Body& body, const Finish& finish)
+    {
+        if (skipped()) return;
+        const uint64_t groups = (n - 1 + SumGroup - 1) / SumGroup;
+        std::vector<double> partial(groups, 0.0);
+        const WithStoredTaps<Body> stored{table, body};
+        forEachBlockOnHost(0, groups, [&](uint64_t g) {
+            const uint64_t end = std::min(n, 1 + (g + 1) * SumGroup);
+            for (uint64_t i = 1 + g * SumGroup; i < end; ++i)
+                partial[g] += stored.sum(i);
+        });
         double total = 0.0;
         for (double p : partial)
             total += p;

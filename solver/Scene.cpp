@@ -244,6 +244,8 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
             scene.scalars =
                 pick<ScalarStorage>(source, l, {{"float", ScalarStorage::Float}, {"half", ScalarStorage::Half}});
             deferred.settingLines[key] = l.number;
+        } else if (key == "tap_table") {
+            scene.tapTable = pick<bool>(source, l, {{"off", false}, {"on", true}});
         } else if (key == "pressure_preconditioner") {
             scene.params.pressurePreconditioner = pick<Preconditioner>(
                 source, l, {{"multigrid", Preconditioner::Multigrid}, {"jacobi", Preconditioner::Jacobi}});

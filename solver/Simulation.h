@@ -25,7 +25,8 @@ class Simulation final : public SolverEngine {
 public:
     Simulation(const Scene& scene, const StencilChoice& choice)
         : mKind(scene.kind), mRun(mExec, choice), mRegion(scene.region),
-          mDomain(mRun, scene.grid, usesMultigrid(scene), scene.adapt.enabled() ? &mRegion.view() : nullptr),
+          mDomain(mRun, scene.grid, usesMultigrid(scene), scene.adapt.enabled() ? &mRegion.view() : nullptr,
+                  scene.tapTable),
           mFields(scene, mDomain.valueCount()), mMultigrid(mRun, mDomain), mCg(mRun, mDomain, mMultigrid),
           mTimer(mExec), mHeat(mRun, mDomain, mFields, mCg), mSources(mRun, mDomain, mFields),
           mAdvection(mRun, mDomain, mFields), mProjection(mRun, mDomain, mFields, mCg),

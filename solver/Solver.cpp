@@ -37,7 +37,7 @@ void checkChoice(const StencilChoice& c, Backend backend)
 Solver::Solver(const Scene& scene, Backend backend, StencilChoice choice)
     : mBackend(backend), mKind(scene.kind), mFire(isFire(scene.params)), mParams(scene.params), mChoice(choice),
       mSceneName(scene.name), mAdapt(scene.adapt), mRegion(solver::copyOf(scene.region)), mWind(scene.wind),
-      mScalars(scene.scalars)
+      mScalars(scene.scalars), mTapTable(scene.tapTable)
 {
     if (!scene.grid.grid<nanovdb::ValueOnIndex>()) throw std::invalid_argument("scene grid is not an OnIndex grid");
     checkChoice(choice, backend);
@@ -101,6 +101,7 @@ Scene Solver::snapshot() const
     s.region = solver::copyOf(mRegion);
     s.wind = mWind;
     s.scalars = mScalars; // the values are halves already: packing them again keeps them
+    s.tapTable = mTapTable;
     using solver::Channel;
     s.temperature = mEngine->download(Channel::Temperature);
     if (mKind == SimulationKind::Heat) {

@@ -20,10 +20,13 @@ public:
     const StencilChoice& choice() const { return mChoice; }
     Exec& exec() { return mExec; }
 
-    /// BodyT<fromBox>{args...} for every voxel of `on`, through the Laplacian-type resolver.
+    /// BodyT<fromBox>{args...} for every voxel of `on`, through the Laplacian-type resolver, or
+    /// where `on` has a voxel tap table, its taps from there (in cross order: the same bits).
     template <template <bool> class BodyT, typename... Args>
     void cross(const ExecGrid<Exec>& on, Args... args)
     {
+        if (const uint32_t* table = on.tapTable())
+            return mExec.storedStencil(on.valueCount(), table, BodyT<false>{args...});
         dispatch(mChoice.laplacian, on, [&](auto l, auto r, const VbmView& v) {
             constexpr Resolver R = decltype(r)::value;
             mExec.template stencil<decltype(l)::value, R>(v, BodyT<isBoxResolver(R)>{args...});
@@ -34,6 +37,8 @@ public:
     template <template <bool> class BodyT, typename Finish, typename... Args>
     void crossSum(const ExecGrid<Exec>& on, const Finish& finish, Args... args)
     {
+        if (const uint32_t* table = on.tapTable())
+            return mExec.storedStencilSum(on.valueCount(), table, BodyT<false>{args...}, finish);
         dispatch(mChoice.laplacian, on, [&](auto l, auto r, const VbmView& v) {
             constexpr Resolver R = decltype(r)::value;
             mExec.template stencilSum<decltype(l)::value, R>(v, BodyT<isBoxResolver(R)>{args...}, finish);

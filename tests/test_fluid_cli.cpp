@@ -61,6 +61,7 @@ TEST(VbmFluidCli, BadUsageAndInputGiveOneLineAndExitCode2)
         {"--headless --backend cpu --scalars half --scene heat-shell", "is for smoke scenes"},
         {"--max-cfl 7.5", "--max-cfl must be above 0 and at most 7, got 7.5"},
         {"--max-cfl 0", "--max-cfl must be above 0"},
+        {"--tap-table yes", "--tap-table"},
         {"--max-cfl fast", "--max-cfl takes a number"},
         {"--headless --backend cpu --max-cfl 3 --scene heat-shell", "--max-cfl is for smoke scenes"},
         {"--headless --backend cpu --resolver NanoVDB13", "CUDA-only"},
@@ -165,6 +166,34 @@ TEST(VbmFluidCli, MaxCflOverridesTheScenesAndShowsInTheHeader)
     };
     EXPECT_EQ(bytes(out[1]), bytes(out[2])) << "--max-cfl 7 is the scene's max_cfl 7";
     EXPECT_NE(bytes(out[0]), bytes(out[1])) << "wide substeps are another discretisation";
+    for (const fs::path& p : out)
+        fs::remove(p);
+}
+
+// --tap-table on: the header says so, and the export is byte for byte the one without it, with
+// every resolver filling the table in turn.
+TEST(VbmFluidCli, TapTableShowsInTheHeaderAndChangesNoByteOfTheExport)
+{
+    const fs::path scene = writeFile("plume-taps.scene", "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 2\n"
+                                                         "emitter sphere 0 3 0 2\ndt 2\n");
+    const fs::path out[2] = {fs::temp_directory_path() / ("vbm-fluid-taps-" + std::to_string(::getpid()) + "-a.nvdb"),
+                             fs::temp_directory_path() / ("vbm-fluid-taps-" + std::to_string(::getpid()) + "-b.nvdb")};
+    const std::string common = "--headless --backend cpu --render none --frames 4 --scene " + scene.string();
+    const CommandResult plain = fluid(common + " --export " + out[0].string()),
+                        stored = fluid(common + " --tap-table on --resolver all --export " + out[1].string());
+    ASSERT_EQ(plain.code, 0) << plain.out;
+    ASSERT_EQ(stored.code, 0) << stored.out;
+    EXPECT_EQ(plain.out.find("taps:"), std::string::npos) << plain.out;
+    EXPECT_NE(stored.out.find("taps:       the fine level's cross taps stored (24 B per voxel)"), std::string::npos)
+        << stored.out;
+    EXPECT_NE(stored.out.find("identical across all 6 resolvers after every frame: yes"), std::string::npos)
+        << stored.out;
+    const auto bytes = [](const fs::path& p) {
+        std::ifstream f(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(f), {});
+    };
+    EXPECT_FALSE(bytes(out[0]).empty());
+    EXPECT_EQ(bytes(out[0]), bytes(out[1])) << "the table changes no result";
     for (const fs::path& p : out)
         fs::remove(p);
 }

@@ -29,6 +29,9 @@ struct Scene {
     SimulationParams params;
     /// Smoke: density and temperature as floats (default) or half pairs (`scalar_storage half`).
     ScalarStorage scalars = ScalarStorage::Float;
+    /// Store the fine level's cross taps, 24 bytes per voxel, for faster Laplacian-type passes
+    /// with bitwise the same results (`tap_table on`; solver/kernels/StoredTaps.h).
+    bool tapTable = false;
     /// Smoke: the initial face velocity everywhere, and the velocity voxels that become active
     /// take (`wind VX VY VZ`; default still air).
     std::array<float, 3> wind{0.f, 0.f, 0.f};

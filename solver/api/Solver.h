@@ -87,6 +87,7 @@ private:
     ActiveRegion mRegion;
     std::array<float, 3> mWind;
     ScalarStorage mScalars;
+    bool mTapTable; ///< the scene's tap_table, kept for snapshots
 };
 
 } // namespace vbm
