@@ -187,19 +187,6 @@ public:
         launch(solverStepsKernel<Body>, 1, threads, scratchFloats * sizeof(float), "solver steps kernel", n, count,
                body, mSkip);
     }
-    /// body's phases in one thread block with a barrier after each (solverPhasesKernel), its
-    /// workspace of `words` 32-bit words in shared memory (at most MaxPhaseWords).
-    static constexpr uint64_t MaxPhaseWords = 200 * 1024 / 4;
-    template <typename Body>
-    void phases(uint64_t words, const Body& body)
-    {
-        if (words > MaxPhaseWords) throw std::logic_error("a phase workspace larger than shared memory");
-        const size_t bytes = words * sizeof(uint32_t);
-        cuda::checkCuda(
-            cudaFuncSetAttribute(solverPhasesKernel<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
-            "allowing a phase kernel its shared memory");
-        launch(solverPhasesKernel<Body>, 1, StepsThreads, bytes, "solver phases kernel", body, mSkip);
-    }
     /// body() once, in stream order (sets device scalars without a host copy).
     template <typename Body>
     void single(const Body& body)

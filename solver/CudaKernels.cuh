@@ -213,22 +213,6 @@ __global__ void __launch_bounds__(StepsThreads) solverStepsKernel(uint64_t n, in
     }
 }
 
-/// body's phases in one thread block, a barrier after each: phase p runs body(p, i, workspace)
-/// for i in [body.begin(p), body.end(p)). The workspace is the block's dynamic shared memory.
-template <typename Body>
-__global__ void __launch_bounds__(StepsThreads) solverPhasesKernel(Body body, const double* skip)
-{
-    if (skipped(skip)) return;
-    extern __shared__ uint64_t phaseWorkspace[]; // 8-byte aligned
-    uint32_t* ws = reinterpret_cast<uint32_t*>(phaseWorkspace);
-    for (int p = 0; p < body.phaseCount(); ++p) {
-        const uint64_t end = body.end(p);
-        for (uint64_t i = body.begin(p) + threadIdx.x; i < end; i += blockDim.x)
-            body(p, i, ws);
-        __syncthreads();
-    }
-}
-
 template <typename Body>
 __global__ void solverSingleKernel(Body body)
 {

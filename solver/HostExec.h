@@ -144,19 +144,6 @@ public:
             for (uint64_t i = 1; i < n; ++i)
                 body(s, i, scratch.data());
     }
-    /// body's phases in order, phase p over i in [body.begin(p), body.end(p)), with a workspace
-    /// of `words` 32-bit words (CudaExec runs them in one thread block, in shared memory).
-    static constexpr uint64_t MaxPhaseWords = 200 * 1024 / 4;
-    template <typename Body>
-    void phases(uint64_t words, const Body& body)
-    {
-        if (skipped()) return;
-        std::vector<uint64_t> workspace((words + 1) / 2); // 8-byte aligned
-        uint32_t* ws = reinterpret_cast<uint32_t*>(workspace.data());
-        for (int p = 0; p < body.phaseCount(); ++p)
-            for (uint64_t i = body.begin(p); i < body.end(p); ++i)
-                body(p, i, ws);
-    }
     template <typename Body>
     void single(const Body& body)
     {

@@ -7,7 +7,6 @@
 #include "Domain.h"
 #include "StencilRunner.h"
 #include "kernels/CgBodies.h"
-#include "kernels/CoarseTail.h"
 #include "kernels/MultigridBodies.h"
 #include "kernels/TrilinearTransfer.h"
 
@@ -33,31 +32,8 @@ public:
     // 4.2M plume (H200, same runs): at 500 voxels, 40 and 24 sweeps still took 6 CG iterations,
     // and 0.11 and 0.17 ms less per step than 80. Even, for CoarsestJacobi.
     static constexpr int CoarsestSweeps = 40;
-    // The last levels, from the first at or below level 2 whose levels down to the coarsest fit
-    // in this workspace (shared memory on CUDA), run in one launch (kernels/CoarseTail.h).
-    static constexpr uint64_t TailWords = 160 * 1024 / 4;
 
     Multigrid(StencilRunner<Exec>& run, Domain<Exec>& domain) : mRun(run), mExec(run.exec()), mDomain(domain) {}
-
-    /// The tail's workspace limit (TailWords by default; 0: no tail, one launch per pass). For
-    /// the tests, which compare the two.
-    void setTailWords(uint64_t words) { mTailWords = words; }
-
-    /// The first level of the one-launch tail: the smallest k >= 2 whose levels k.. fit in
-    /// mTailWords (at most CoarseTail::MaxLevels of them); 0: none.
-    size_t tailStart()
-    {
-        auto& levels = mDomain.levels();
-        const size_t count = levels.size();
-        uint64_t words = 0;
-        size_t start = 0;
-        for (size_t k = count; k >= 2; --k) {
-            words += CoarseTail::levelWords(levels[k - 1].n, k == count);
-            if (words > mTailWords || count - k + 1 > size_t(CoarseTail::MaxLevels)) break;
-            start = k;
-        }
-        return start;
-    }
 
     /// The scale UpdateSolution gives the fine level's first sweep when it rides along with
     /// CG's update of r: sweep = r / (diag / SmoothingWeight).
@@ -71,7 +47,6 @@ public:
                       bool firstSweepDone)
     {
         mScratch = mDomain.multigridScratch(coarse);
-        mTailStart = tailStart();
         vcycle(0, z, r, sweep, residual, cg, firstSweepDone);
     }
 
@@ -133,7 +108,6 @@ private:
     /// correction to tmp. fineB: the fine level's right-hand side (used at k = 0).
     void coarseCorrection(size_t k, float* tmp, const float* res, const float* fineB)
     {
-        if (k + 1 == mTailStart) return runTail(k + 1, res, tmp);
         auto& levels = mDomain.levels();
         CoarseLevel<Exec>& c = levels[k];
         const bool coarsest = k + 1 == levels.size();
@@ -152,31 +126,10 @@ private:
                 c.n, TrilinearProlongAdd{c.neighbours.data(), c.children(), x, tmp, k == 0 ? mDomain.air() : nullptr});
     }
 
-    /// coarseCorrection into level `first` and everything below it, in one launch: the
-    /// restriction of aboveResidual, the V-cycle there, the correction added to aboveSweep.
-    void runTail(size_t first, const float* aboveResidual, float* aboveSweep)
-    {
-        auto& levels = mDomain.levels();
-        CoarseTail t;
-        t.levels = int(levels.size() - first + 1);
-        for (int j = 0; j < t.levels; ++j) {
-            const CoarseLevel<Exec>& c = levels[first - 1 + j];
-            t.level[j].neighbours = c.neighbours.data(), t.level[j].childBase = c.childBase.data();
-            t.level[j].childOffsets = c.childOffsets.data(), t.level[j].n = uint32_t(c.n);
-            t.level[j].scale = levelScale(first + j);
-        }
-        t.aboveResidual = aboveResidual, t.aboveSweep = aboveSweep;
-        t.omega = SmoothingWeight, t.coarsestSweeps = CoarsestSweeps;
-        if (!t.plan(CoarseExtraPairs)) throw std::logic_error("multigrid: the coarse tail's phases do not fit");
-        mExec.phases(t.words, t);
-    }
-
     StencilRunner<Exec>& mRun;
     Exec& mExec;
     Domain<Exec>& mDomain;
     float* mScratch = nullptr; ///< the coarse levels' arrays during a precondition()
-    size_t mTailStart = 0;     ///< tailStart() for the current precondition()
-    uint64_t mTailWords = TailWords;
 };
 
 } // namespace vbm::solver
