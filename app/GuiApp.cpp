@@ -72,6 +72,9 @@ void runScriptCommand(GuiState& s, const ScriptCommand& c)
     } else if (c.command == "scalars") {
         s.scalars = c.argument == "half" ? ScalarStorage::Half : ScalarStorage::Float;
         s.reset = true;
+    } else if (c.command == "tap-table") {
+        s.tapTable = c.argument == "on";
+        s.reset = true;
     } else if (c.command == "quit")
         s.quit = true;
 }
@@ -163,7 +166,7 @@ void WindowApp::startSession(const Options& o)
     mTarget = target.get();
     mSession = std::make_unique<Session>(
         mState.scene, mState.backend, std::vector<NamedChoice>{{resolverName(mState.choice.laplacian), mState.choice}},
-        SceneOverrides{mState.scalars, o.maxCfl, o.tapTable});
+        SceneOverrides{mState.scalars, o.maxCfl, mState.tapTable});
     mSession->attachRenderer(std::move(vk), std::move(target), o.interop);
     const render::VolumeRenderer& r = *mSession->renderer();
     mSession->view().look =
@@ -215,6 +218,7 @@ void WindowApp::buildPanels()
     mPanel.renderPath = "field path: " + r.pathDescription();
     mPanel.kind = mSession->scene().kind;
     mPanel.scalars = mSession->scene().scalars;
+    mPanel.tapTable = mSession->scene().tapTable;
     const MemoryReport memory = solver.memory();
     mPanel.bytesPerVoxel = memory.perVoxel(memory.total());
     mPanel.voxels = solver.activeVoxels();
@@ -230,7 +234,7 @@ void WindowApp::buildPanels()
 void WindowApp::reloadScene()
 {
     const bool sameScene = mState.scene == mSession->scene().name && mState.backend == mSession->backend();
-    mSession->reload(mState.scene, mState.backend, mState.choice, mState.scalars);
+    mSession->reload(mState.scene, mState.backend, mState.choice, mState.scalars, mState.tapTable);
     mPanel.device = backendDeviceDescription(mState.backend);
     if (!sameScene) {
         mSession->view().look = defaultLook(mSession->scene(), mSession->solver(), *mSession->vulkan());
@@ -238,6 +242,9 @@ void WindowApp::reloadScene()
         mHistory.clear();
     }
     mState.reset = false;
+    const MemoryReport memory = mSession->solver().memory();
+    std::printf("reloaded: %s on %s, %.1f B per voxel%s\n", mSession->scene().name.c_str(), backendName(mState.backend),
+                memory.perVoxel(memory.total()), mSession->scene().tapTable ? ", cross taps stored" : "");
 }
 
 void WindowApp::exportFields()
@@ -309,6 +316,7 @@ int runGui(const Options& o)
     s.scene = startingSceneName(o, s.backend);
     s.choice = startingChoice(o, s.backend);
     s.scalars = o.scalars;
+    s.tapTable = o.tapTable;
     WindowApp app(o, std::move(s), std::move(script));
     return app.run();
 }

@@ -100,6 +100,17 @@ void scalarStorageChoice(GuiState& s, const PanelInfo& info)
     if (want != info.scalars) s.scalars = want, s.reset = true;
 }
 
+/// The voxel tap table on or off: a change restarts the scene.
+void tapTableChoice(GuiState& s, const PanelInfo& info)
+{
+    bool on = info.tapTable;
+    ImGui::Checkbox("store the cross taps", &on);
+    help("Each voxel's 6 neighbours stored once (24 B per voxel more) and read by every Laplacian-type pass "
+         "instead of resolving them again: a faster pressure solve, bitwise the same results; the resolver "
+         "then only fills the table (docs/solver.md). A change restarts the scene.");
+    if (on != info.tapTable) s.tapTable = on, s.reset = true;
+}
+
 void simulationPanel(GuiState& s, const PanelInfo& info)
 {
     if (ImGui::BeginCombo("scene", s.scene.c_str())) {
@@ -137,6 +148,7 @@ void simulationPanel(GuiState& s, const PanelInfo& info)
         fitChoiceToBackend(s.choice, want);
     }
     if (info.kind == SimulationKind::Smoke) scalarStorageChoice(s, info);
+    tapTableChoice(s, info);
     ImGui::TextWrapped("%s", info.device.c_str());
     ImGui::Text("%llu active voxels, %llu blocks of %d", (unsigned long long)info.voxels,
                 (unsigned long long)info.blocks, 1 << s.choice.log2BlockWidth);

@@ -24,6 +24,7 @@ struct PanelInfo {
     SimulationKind kind = SimulationKind::Heat;
     uint64_t voxels = 0, blocks = 0;
     ScalarStorage scalars = ScalarStorage::Float; ///< the running smoke scene's storage
+    bool tapTable = false;                        ///< the running scene stores its cross taps
     double bytesPerVoxel = 0;                     ///< the solver's memory per active voxel
     int steps = 0;
     double explicitStableDt = 0; ///< heat, explicit scheme: the largest stable time step

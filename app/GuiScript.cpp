@@ -25,7 +25,7 @@ std::vector<ScriptCommand> readScript(const std::string& path)
     static const Kind kinds[] = {
         {"resolver", true}, {"advection", true}, {"block-width", true}, {"play", false},      {"pause", false},
         {"step", false},    {"reset", false},    {"reset-view", false}, {"screenshot", true}, {"export", true},
-        {"resize", true},   {"quit", false},     {"scalars", true}};
+        {"resize", true},   {"quit", false},     {"scalars", true},     {"tap-table", true}};
     std::vector<ScriptCommand> out;
     std::string text;
     for (int line = 1; std::getline(in, text); ++line) {
@@ -55,6 +55,8 @@ std::vector<ScriptCommand> readScript(const std::string& path)
                 throw UsageError(where + why);
         if (c.command == "scalars" && c.argument != "float" && c.argument != "half")
             throw UsageError(where + "scalars takes float or half");
+        if (c.command == "tap-table" && c.argument != "on" && c.argument != "off")
+            throw UsageError(where + "tap-table takes on or off");
         if (c.command == "block-width" && c.argument != "128" && c.argument != "512")
             throw UsageError(where + "block-width takes 128 or 512");
         if (c.command == "resize" && !parseWindowSize(c.argument))

@@ -16,6 +16,9 @@ struct GuiState {
     /// Smoke's density and temperature storage as the user picked it (--scalars, the panel, the
     /// script); unset: each scene's own. A change reloads; heat scenes ignore it.
     std::optional<ScalarStorage> scalars;
+    /// The voxel tap table as the user picked it (--tap-table, the panel, the script); unset:
+    /// each scene's own. A change reloads.
+    std::optional<bool> tapTable;
     bool playing = true;
 
     // One-shot requests, cleared by the loop once handled.

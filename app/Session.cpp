@@ -91,9 +91,10 @@ void Session::attachRenderer(std::unique_ptr<render::VulkanContext> vk, std::uni
 }
 
 void Session::reload(const std::string& sceneName, Backend backend, const StencilChoice& choice,
-                     std::optional<ScalarStorage> scalars)
+                     std::optional<ScalarStorage> scalars, std::optional<bool> tapTable)
 {
     if (scalars) mOverrides.scalars = scalars;
+    if (tapTable) mOverrides.tapTable = tapTable;
     if (mVulkan) render::checkVk(vkDeviceWaitIdle(mVulkan->device()), "vkDeviceWaitIdle (loading a scene)");
     mRenderer.reset();
     mSolvers.clear();

@@ -61,8 +61,9 @@ public:
     /// A fresh start: `sceneName` loaded on `backend` with one solver running `choice`, and a
     /// renderer made for its grid. The view is kept (the caller resets it for another scene).
     /// `scalars`, when given, replaces the constructor's; it applies to smoke scenes (heat ones keep float).
+    /// `tapTable`, when given, replaces the constructor's (every scene).
     void reload(const std::string& sceneName, Backend backend, const StencilChoice& choice,
-                std::optional<ScalarStorage> scalars = {});
+                std::optional<ScalarStorage> scalars = {}, std::optional<bool> tapTable = {});
 
     /// One frame: every solver steps (if asked), the first one's field goes to the renderer when
     /// it changed, and the renderer draws into the target. Returns one record per solver; the

@@ -121,6 +121,55 @@ TEST(GuiWindow, ScriptedSessionUnderXvfb)
     fs::remove_all(dir);
 }
 
+// The script's `tap-table on` restarts the scene with the voxel tap table (the reload says so)
+// and the fields are bitwise those of a solver without it after as many steps.
+TEST(GuiWindow, TapTableFromTheScriptRestartsWithTheTable)
+{
+    const fs::path dir = fs::temp_directory_path() / ("vbm-gui-taps-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path scene = dir / "smoke.scene", fields = dir / "fields.nvdb", script = dir / "script.txt";
+    write(scene, "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\ndt 1\n");
+    write(script, "0 pause\n0 tap-table on\n1 step\n2 step\n3 export " + fields.string() + "\n4 quit\n");
+    ASSERT_EQ(runCommand("command -v xvfb-run").code, 0) << "xvfb-run is missing: run scripts/setup.sh";
+    const CommandResult r =
+        runCommand("xvfb-run -a -s '-screen 0 1024x768x24' " + std::string(VBM_FLUID_PATH) +
+                   " --backend cpu --size 640x400 --scene " + scene.string() + " --script " + script.string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find(", cross taps stored"), std::string::npos) << r.out;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("export: .* \\(after ([0-9]+) steps")));
+    const int steps = std::stoi(m[1]);
+    EXPECT_EQ(steps, 2);
+
+    vbm::Solver plain(vbm::loadScene(scene.string()), vbm::Backend::Cpu);
+    for (int i = 0; i < steps; ++i)
+        plain.step();
+    const std::vector<float> density = plain.field("density");
+    const vbm::Scene s = vbm::loadScene(scene.string());
+    const auto handles = nanovdb::io::readGrids(fields.string());
+    const nanovdb::FloatGrid* grid = nullptr;
+    for (const auto& h : handles)
+        if (h.grid<float>() && std::string(h.grid<float>()->gridName()) == "density") grid = h.grid<float>();
+    ASSERT_NE(grid, nullptr) << "no density grid in the export";
+    const auto* domain = s.grid.grid<nanovdb::ValueOnIndex>();
+    auto acc = grid->getAccessor();
+    int voxels = 0, differ = 0, nonzero = 0;
+    for (uint32_t l = 0; l < domain->tree().nodeCount(0); ++l) {
+        const auto& leaf = domain->tree().getFirstNode<0>()[l];
+        for (auto on = leaf.valueMask().beginOn(); on; ++on) {
+            const uint64_t i = leaf.getValue(*on);
+            const float got = acc.getValue(leaf.offsetToGlobalCoord(*on));
+            differ += std::memcmp(&got, &density[i], 4) != 0;
+            nonzero += got != 0.f;
+            ++voxels;
+        }
+    }
+    EXPECT_GT(voxels, 1000);
+    EXPECT_GT(nonzero, 0);
+    EXPECT_EQ(differ, 0) << "the window's fields with the tap table are not the plain solver's";
+    fs::remove_all(dir);
+}
+
 // The script's `scalars half` restarts a smoke scene with half storage: the exported density is
 // bitwise that of a half-storage solver after as many steps, and not the float one's.
 TEST(GuiWindow, ScalarsHalfFromTheScriptRestartsWithHalfStorage)
