@@ -80,8 +80,6 @@ public:
     /// floats at least), or where they do not fit, an array of the hierarchy's own.
     float* multigridScratch(float* given) { return mHierarchy.scratch(given, valueCount()); }
 
-    bool hasTapTable() const { return mFine.tapTable() != nullptr; }
-
     /// Bytes of the grid, its VBMs and its tap table, of the diagonal, and of the coarse levels' arrays.
     uint64_t gridAndVbmBytes() const { return mFine.gridBytes() + mFine.metaBytes() + mFine.tapTableBytes(); }
     uint64_t diagBytes() const { return mFine.valueCount() * (sizeof(uint8_t) + (mRegion ? sizeof(float) : 0)); }
