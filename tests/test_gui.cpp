@@ -46,6 +46,30 @@ std::vector<float> exportedDensity(const fs::path& fields, const fs::path& scene
     return out;
 }
 
+/// A small smoke scene run in the window (CPU backend, under Xvfb) by the script lines
+/// `commands`, then its fields exported at frame `exportFrame` and the window closed.
+struct ScriptedSmoke {
+    fs::path dir, scene, fields;
+    CommandResult run;
+    int steps = -1; ///< the steps the export was taken after (-1: no export line)
+};
+ScriptedSmoke runScriptedSmoke(const std::string& tag, const std::string& commands, int exportFrame)
+{
+    ScriptedSmoke r;
+    r.dir = fs::temp_directory_path() / ("vbm-gui-" + tag + "-" + std::to_string(::getpid()));
+    fs::create_directories(r.dir);
+    r.scene = r.dir / "smoke.scene", r.fields = r.dir / "fields.nvdb";
+    const fs::path script = r.dir / "script.txt";
+    write(r.scene, "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\ndt 1\n");
+    write(script, commands + std::to_string(exportFrame) + " export " + r.fields.string() + "\n" +
+                      std::to_string(exportFrame + 1) + " quit\n");
+    r.run = runCommand("xvfb-run -a -s '-screen 0 1024x768x24' " + std::string(VBM_FLUID_PATH) +
+                       " --backend cpu --size 640x400 --scene " + r.scene.string() + " --script " + script.string());
+    std::smatch m;
+    if (std::regex_search(r.run.out, m, std::regex("export: .* \\(after ([0-9]+) steps"))) r.steps = std::stoi(m[1]);
+    return r;
+}
+
 /// Value indices 1.. where a and b differ in any bit.
 int differingValues(const std::vector<float>& a, const std::vector<float>& b)
 {
@@ -156,66 +180,50 @@ TEST(GuiWindow, ScriptedSessionUnderXvfb)
 // and the fields are bitwise those of a solver without it after as many steps.
 TEST(GuiWindow, TapTableFromTheScriptRestartsWithTheTable)
 {
-    const fs::path dir = fs::temp_directory_path() / ("vbm-gui-taps-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    const fs::path scene = dir / "smoke.scene", fields = dir / "fields.nvdb", script = dir / "script.txt";
-    write(scene, "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\ndt 1\n");
-    write(script, "0 pause\n0 tap-table on\n1 step\n2 step\n3 export " + fields.string() + "\n4 quit\n");
     ASSERT_EQ(runCommand("command -v xvfb-run").code, 0) << "xvfb-run is missing: run scripts/setup.sh";
-    const CommandResult r =
-        runCommand("xvfb-run -a -s '-screen 0 1024x768x24' " + std::string(VBM_FLUID_PATH) +
-                   " --backend cpu --size 640x400 --scene " + scene.string() + " --script " + script.string());
-    ASSERT_EQ(r.code, 0) << r.out;
-    EXPECT_NE(r.out.find(", cross taps stored"), std::string::npos) << r.out;
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("export: .* \\(after ([0-9]+) steps")));
-    const int steps = std::stoi(m[1]);
+    const ScriptedSmoke r = runScriptedSmoke("taps", "0 pause\n0 tap-table on\n1 step\n2 step\n", 3);
+    ASSERT_EQ(r.run.code, 0) << r.run.out;
+    EXPECT_NE(r.run.out.find(", cross taps stored"), std::string::npos) << r.run.out;
+    ASSERT_GE(r.steps, 0) << "no export line:\n" << r.run.out;
+    const int steps = r.steps;
     EXPECT_EQ(steps, 2);
 
-    vbm::Solver plain(vbm::loadScene(scene.string()), vbm::Backend::Cpu);
+    vbm::Solver plain(vbm::loadScene(r.scene.string()), vbm::Backend::Cpu);
     for (int i = 0; i < steps; ++i)
         plain.step();
-    const std::vector<float> got = exportedDensity(fields, scene), want = plain.field("density");
+    const std::vector<float> got = exportedDensity(r.fields, r.scene), want = plain.field("density");
     ASSERT_FALSE(got.empty()) << "no density grid in the export";
     ASSERT_EQ(got.size(), want.size());
     EXPECT_GT(got.size(), 1000u);
     EXPECT_NE(std::count(got.begin() + 1, got.end(), 0.f), std::ptrdiff_t(got.size() - 1)) << "no smoke yet";
     EXPECT_EQ(differingValues(got, want), 0) << "the window's fields with the tap table are not the plain solver's";
-    fs::remove_all(dir);
+    fs::remove_all(r.dir);
 }
 
 // The script's `scalars half` restarts a smoke scene with half storage: the exported density is
 // bitwise that of a half-storage solver after as many steps, and not the float one's.
 TEST(GuiWindow, ScalarsHalfFromTheScriptRestartsWithHalfStorage)
 {
-    const fs::path dir = fs::temp_directory_path() / ("vbm-gui-half-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    const fs::path scene = dir / "smoke.scene", fields = dir / "fields.nvdb", script = dir / "script.txt";
-    write(scene, "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\ndt 1\n");
-    write(script, "0 pause\n0 scalars half\n1 step\n2 step\n3 step\n4 export " + fields.string() + "\n5 quit\n");
     ASSERT_EQ(runCommand("command -v xvfb-run").code, 0) << "xvfb-run is missing: run scripts/setup.sh";
-    const CommandResult r =
-        runCommand("xvfb-run -a -s '-screen 0 1024x768x24' " + std::string(VBM_FLUID_PATH) +
-                   " --backend cpu --size 640x400 --scene " + scene.string() + " --script " + script.string());
-    ASSERT_EQ(r.code, 0) << r.out;
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("export: .* \\(after ([0-9]+) steps")));
-    const int steps = std::stoi(m[1]);
+    const ScriptedSmoke r = runScriptedSmoke("half", "0 pause\n0 scalars half\n1 step\n2 step\n3 step\n", 4);
+    ASSERT_EQ(r.run.code, 0) << r.run.out;
+    ASSERT_GE(r.steps, 0) << "no export line:\n" << r.run.out;
+    const int steps = r.steps;
     EXPECT_EQ(steps, 3);
 
     std::vector<float> density[2];
     for (int half = 0; half < 2; ++half) {
-        vbm::Scene s = vbm::loadScene(scene.string());
+        vbm::Scene s = vbm::loadScene(r.scene.string());
         s.scalars = half ? vbm::ScalarStorage::Half : vbm::ScalarStorage::Float;
         vbm::Solver solver(s, vbm::Backend::Cpu);
         for (int i = 0; i < steps; ++i)
             solver.step();
         density[half] = solver.field("density");
     }
-    const std::vector<float> got = exportedDensity(fields, scene);
+    const std::vector<float> got = exportedDensity(r.fields, r.scene);
     ASSERT_FALSE(got.empty()) << "no density grid in the export";
     EXPECT_GT(got.size(), 1000u);
     EXPECT_EQ(differingValues(got, density[1]), 0) << "the window's density is not the half-storage solver's";
     EXPECT_GT(differingValues(got, density[0]), 0) << "the window ran with float storage";
-    fs::remove_all(dir);
+    fs::remove_all(r.dir);
 }
