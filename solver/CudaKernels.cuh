@@ -39,6 +39,19 @@ __global__ void __launch_bounds__(1 << L) solverStencilKernel(VbmView v, Body bo
     runThisSlot<L, R>(v, blockIdx.x, [&](const SlotOf& slot, auto&& taps) { body(slot.index, taps); });
 }
 
+/// Sum of 2^log2 doubles of shared memory by a fixed tree; the total ends in sh[0]. Cooperative.
+template <int N>
+__device__ double blockTreeSum(double* sh, double s)
+{
+    sh[threadIdx.x] = s;
+    __syncthreads();
+    for (int w = N / 2; w > 0; w >>= 1) {
+        if (int(threadIdx.x) < w) sh[threadIdx.x] += sh[threadIdx.x + w];
+        __syncthreads();
+    }
+    return sh[0];
+}
+
 /// Sums in groups of SumGroup value indices (a fixed tree per group), the same groups whatever
 /// the block width, so a fused reduction's result does not depend on the width either.
 inline constexpr int SumGroup = 128;
@@ -74,13 +87,8 @@ __global__ void __launch_bounds__(SumGroup) solverStoredSumKernel(uint64_t first
     const uint64_t i = first + uint64_t(blockIdx.x) * SumGroup + threadIdx.x;
     const double s = i < n ? body(i, StoredCrossTaps{table, i}) : 0.0;
     __shared__ double sh[SumGroup];
-    sh[threadIdx.x] = s;
-    __syncthreads();
-    for (int w = SumGroup / 2; w > 0; w >>= 1) {
-        if (int(threadIdx.x) < w) sh[threadIdx.x] += sh[threadIdx.x + w];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) partial[blockIdx.x] = sh[0];
+    const double total = blockTreeSum<SumGroup>(sh, s);
+    if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 
 template <int L, typename Body>
@@ -125,19 +133,6 @@ __global__ void __launch_bounds__(ElementThreads, Body::MinBlocksPerSm)
 
 inline constexpr int ReduceBlocks = 1024;
 inline constexpr int ReduceThreads = 256;
-
-/// Sum of 2^log2 doubles of shared memory by a fixed tree; the total ends in sh[0]. Cooperative.
-template <int N>
-__device__ double blockTreeSum(double* sh, double s)
-{
-    sh[threadIdx.x] = s;
-    __syncthreads();
-    for (int w = N / 2; w > 0; w >>= 1) {
-        if (int(threadIdx.x) < w) sh[threadIdx.x] += sh[threadIdx.x + w];
-        __syncthreads();
-    }
-    return sh[0];
-}
 
 /// An element body whose element splits into body.load(i) (every read) and body.store(i, in)
 /// (the rest, returning the element's value): a thread can read several elements before it

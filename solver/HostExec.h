@@ -69,10 +69,7 @@ public:
         std::vector<double> partial((v.blockCount << L) / SumGroup, 0.0);
         forEachSlot<L, R>(v,
                           [&](uint64_t i, auto&& taps) { partial[(i - v.firstOffset) / SumGroup] += body(i, taps); });
-        double total = 0.0;
-        for (double p : partial)
-            total += p;
-        finish(total);
+        finish(sumInOrder(partial));
     }
 
     /// A cross stencil body over value indices [1, n), its taps from the voxel tap table
@@ -96,10 +93,7 @@ public:
             for (uint64_t i = 1 + g * SumGroup; i < end; ++i)
                 partial[g] += stored.sum(i);
         });
-        double total = 0.0;
-        for (double p : partial)
-            total += p;
-        finish(total);
+        finish(sumInOrder(partial));
     }
 
     /// Runs a voxel body, body(index, leafIndex, voxelOffset), for every active voxel (decode only).
@@ -197,6 +191,15 @@ private:
             throw std::invalid_argument(resolverUnavailableReason(R, Backend::Cpu, StepKind::Laplacian));
         else
             forEachSlotOnHost<L, R>(v, 0, v.blockCount, [&](const SlotOf& s, auto&& taps) { f(s.index, taps); });
+    }
+
+    /// The partials summed in index order (the stencil sums' last stage).
+    static double sumInOrder(const std::vector<double>& partial)
+    {
+        double total = 0.0;
+        for (double p : partial)
+            total += p;
+        return total;
     }
 
     template <typename F>
