@@ -93,8 +93,9 @@ public:
     }
     /// While *flag != 0, launches do nothing (null: they always run).
     void skipWhen(const double* flag) { mSkip = flag; }
-    /// Device bytes the executor keeps for itself (the reductions' partial sums: 1/16 B per value).
-    uint64_t scratchBytes() const { return mPartial.size() * sizeof(double); }
+    /// Device bytes the executor keeps for itself (the reductions' partial sums: 1/16 B per value, and
+    /// the finish's 8 KiB of chains).
+    uint64_t scratchBytes() const { return (mPartial.size() + mChains.size()) * sizeof(double); }
 
     template <int L, Resolver R, typename Body>
     void stencil(const VbmView& v, const Body& body)
@@ -176,9 +177,11 @@ public:
     template <typename Body, typename Finish>
     void elementsSum(uint64_t n, const Body& body, const Finish& finish)
     {
-        launch(solverElementSumKernel<Body>, ReduceBlocks, ReduceThreads, 0, "solver reduction", n, body, mSkip,
+        const uint64_t blocks = n > 1 ? (n - 1 + ReduceChunk - 1) / ReduceChunk : 1;
+        reserve(blocks * SumGroup);
+        launch(solverElementSumKernel<Body>, unsigned(blocks), ReduceThreads, 0, "solver reduction", n, body, mSkip,
                mPartial.data());
-        finishSum(ReduceBlocks, finish);
+        finishSum(blocks, finish);
     }
     /// body(step, i, scratch) for every step in [0, count), all i in [1, n) finished before the
     /// next step; one thread block, for small n; scratch holds scratchFloats floats (at most 48 KiB).
@@ -300,8 +303,15 @@ private:
     template <typename Finish>
     void finishSum(uint64_t count, const Finish& finish)
     {
-        launch(solverFinishKernel<Finish>, 1, FinishThreads, 0, "solver reduction", (const double*)mPartial.data(),
-               count, finish, mSkip);
+        if (count > FinishSplitAbove) {
+            launch(solverFinishChainsKernel, unsigned(FinishThreads / FinishChainThreads), FinishChainThreads, 0,
+                   "solver reduction", (const double*)mPartial.data(), count, mChains.data(), mSkip);
+            launch(solverFinishKernel<Finish>, 1, FinishThreads, 0, "solver reduction", (const double*)mChains.data(),
+                   uint64_t(FinishThreads), finish, mSkip);
+        } else {
+            launch(solverFinishKernel<Finish>, 1, FinishThreads, 0, "solver reduction", (const double*)mPartial.data(),
+                   count, finish, mSkip);
+        }
     }
     void clearGraphs()
     {
@@ -324,6 +334,7 @@ private:
 
     cudaStream_t mStream = nullptr;
     Array<double> mPartial;
+    Array<double> mChains{FinishThreads}; ///< the finish's chain sums when they are spread over blocks
     std::vector<double> mHostPartial;
     double* mPinned = nullptr;
     const double* mSkip = nullptr;

@@ -1,7 +1,8 @@
 // The CUDA executor's kernels: a VBM block per thread block (one thread per slot, through the
-// block skeleton) for stencil and voxel bodies, grid-stride kernels for element bodies, and
-// reductions with a fixed launch shape (so their summation order, and result, never change)
-// whose totals stay on the device. Every kernel is a programmatic dependent launch on sm_90.
+// block skeleton) for stencil and voxel bodies, a thread per element for element bodies, and
+// reductions whose launch shape, so summation order and result, depend on the element count
+// alone (never on the resolver, the width or the device), with totals that stay on the device. Every kernel is a
+// programmatic dependent launch on sm_90.
 #pragma once
 
 #include "kernels/AbsOrInf.h"
@@ -143,53 +144,92 @@ concept LoadStoreBody = requires(const Body& b, uint64_t i)
     b.store(i, b.load(i));
 };
 
+/// An element reduction's block sums ReduceChunk consecutive elements, each thread every
+/// ReduceThreads-th of them in index order: the blocks in flight then stream through the arrays
+/// in index order, as the element kernels do (a fixed grid of 1024 blocks striding over the 1B
+/// plume read 26 bytes per voxel in UpdateSolution where 17 are needed: H200 run 34).
+inline constexpr int ReduceElementsPerThread = 16;
+inline constexpr uint64_t ReduceChunk = uint64_t(ReduceThreads) * ReduceElementsPerThread;
+
 /// Elements a thread of a reduction reads ahead, for a LoadStoreBody: a memory-bound pass then
 /// has that many elements' loads in flight per thread. Each thread still sums its elements in
 /// index order, so the partials, and the total, do not change.
-inline constexpr int ReduceReadAhead = 2;
+inline constexpr int ReduceReadAhead = 4;
 
-/// The element body's double results, per-block partials of a fixed launch shape.
+/// The element body's double results over [1, n), a partial per block of ReduceChunk elements.
 template <typename Body>
 __global__ void __launch_bounds__(ReduceThreads)
     solverElementSumKernel(uint64_t n, Body body, const double* skip, double* partial)
 {
     if (skipped(skip)) return;
     double s = 0.0;
-    const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
-    uint64_t i = 1 + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const uint64_t first = 1 + uint64_t(blockIdx.x) * ReduceChunk;
+    const uint64_t end = first + ReduceChunk < n ? first + ReduceChunk : n;
+    uint64_t i = first + threadIdx.x;
     if constexpr (LoadStoreBody<Body>) {
         constexpr int U = ReduceReadAhead;
-        for (; i + (U - 1) * stride < n; i += U * stride) {
+        for (; i + (U - 1) * ReduceThreads < end; i += U * ReduceThreads) {
             decltype(body.load(i)) in[U];
 #pragma unroll
             for (int u = 0; u < U; ++u)
-                in[u] = body.load(i + u * stride);
+                in[u] = body.load(i + u * ReduceThreads);
 #pragma unroll
             for (int u = 0; u < U; ++u)
-                s += body.store(i + u * stride, in[u]);
+                s += body.store(i + u * ReduceThreads, in[u]);
         }
     }
-    for (; i < n; i += stride)
+    for (; i < end; i += ReduceThreads)
         s += body(i);
     __shared__ double sh[ReduceThreads];
     const double total = blockTreeSum<ReduceThreads>(sh, s);
     if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 
-/// Sums count partials in a fixed order (strided per thread, then a tree) and hands the total
-/// to finish, on the device: no host round trip.
+/// Sums count partials in a fixed order (FinishThreads chains, chain t the partials t,
+/// t + FinishThreads, ... in that order, then a tree over the chains) and hands the total to
+/// finish, on the device: no host round trip.
 inline constexpr int FinishThreads = 1024;
+/// Partials a chain loads before it adds them (in chain order): one block's chains over the 1B
+/// plume's 7.7M partials waited on one load at a time (0.88 ms per sum: H200 run 34).
+inline constexpr int FinishReadAhead = 8;
+__device__ inline double finishChain(const double* partial, uint64_t count, uint64_t t)
+{
+    constexpr int U = FinishReadAhead;
+    double s = 0.0;
+    uint64_t i = t;
+    for (; i + (U - 1) * FinishThreads < count; i += U * FinishThreads) {
+        double v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            v[u] = partial[i + u * FinishThreads];
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            s += v[u];
+    }
+    for (; i < count; i += FinishThreads)
+        s += partial[i];
+    return s;
+}
 template <typename Finish>
 __global__ void __launch_bounds__(FinishThreads)
     solverFinishKernel(const double* partial, uint64_t count, Finish finish, const double* skip)
 {
     if (skipped(skip)) return;
-    double s = 0.0;
-    for (uint64_t i = threadIdx.x; i < count; i += FinishThreads)
-        s += partial[i];
     __shared__ double sh[FinishThreads];
-    const double total = blockTreeSum<FinishThreads>(sh, s);
+    const double total = blockTreeSum<FinishThreads>(sh, finishChain(partial, count, threadIdx.x));
     if (threadIdx.x == 0) finish(total);
+}
+/// Many partials: the chains spread over FinishThreads / FinishChainThreads blocks (so over as
+/// many SMs) into chain[], whose solverFinishKernel over FinishThreads "partials" is then the
+/// tree alone (each chain adds 0 + chain[t] = chain[t]): the same bits as one block.
+inline constexpr int FinishChainThreads = 32;
+inline constexpr uint64_t FinishSplitAbove = uint64_t(1) << 18;
+static __global__ void __launch_bounds__(FinishChainThreads)
+    solverFinishChainsKernel(const double* partial, uint64_t count, double* chain, const double* skip)
+{
+    if (skipped(skip)) return;
+    const uint64_t t = uint64_t(blockIdx.x) * FinishChainThreads + threadIdx.x;
+    chain[t] = finishChain(partial, count, t);
 }
 
 /// body(step, i, scratch) for steps [0, count) and i in [1, n), one thread block with a barrier
