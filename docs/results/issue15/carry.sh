@@ -12,3 +12,8 @@ for b in "$@"; do
     while read -r l; do cp -Lu "$l" .carry/lib/; done || true
 done
 du -sh .carry
+# the device tool refuses a call whose tracked files plus carried paths pass 64 MiB
+tracked=$(git ls-files -z | du -cb --files0-from=- | tail -1 | cut -f1)
+total=$(( tracked + $(du -sb .carry | cut -f1) + $( [ -d .gl ] && du -sb .gl | cut -f1 || echo 0) ))
+echo "tracked files + .carry + .gl: $(( total >> 20 )) MiB (the device tool's limit: 64)"
+[ $total -lt $(( 64 << 20 )) ] || echo "carry.sh: over the limit: move some binaries to another folder (e.g. .carry2/) for a second call" >&2

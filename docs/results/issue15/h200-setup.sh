@@ -1,5 +1,7 @@
 #!/bin/bash
-# Sourced by issue 15's H200 runs: unpacks the Vulkan loader and GLVND (.gl), the carried
+# Sourced by issue 15's H200 runs: unpacks the Vulkan loader, GLVND and the validation layers
+# (.gl: Debian's libvulkan1, libegl1, libglvnd0, libopengl0, libgl1, libglx0, libgles2,
+# vulkan-validationlayers; test_render's Render.* tests need the last), the carried
 # binaries (.carry/old: fb63de0, .carry/new and .carry/tests: the code under test) and their
 # shared libraries (.carry/lib); links the binaries where the tests look for them.
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
