@@ -63,6 +63,10 @@ options:
   --screenshot FILE.png   write the last frame; %04d in the name writes every frame
   --export FILE.nvdb      headless: after the last frame, write every field as a NanoVDB
                           float grid named after it (the window exports from its panel)
+  --fields-hash           headless: after the last frame, print a 64-bit hash of every
+                          field's bits (FNV-1a, in value-index order): two runs print the
+                          same hash when their fields are bitwise the same; seconds where
+                          --export takes minutes at a billion voxels
   --look NAME             density (lit smoke), emission (colormap), fire (lit smoke and
                           blackbody flames from the temperature) or blocks; default: fire
                           for scenes that burn fuel, density for smoke, emission for heat
@@ -214,6 +218,7 @@ const std::pair<const char*, FlagReader> Flags[] = {
     {"--size", readSize},
     {"--screenshot", [](ArgReader& r, Options& o) { o.screenshot = r.outputPath({".png"}); }},
     {"--export", [](ArgReader& r, Options& o) { o.exportPath = r.outputPath({".nvdb"}); }},
+    {"--fields-hash", [](ArgReader&, Options& o) { o.fieldsHash = true; }},
     {"--timings",
      [](ArgReader& r, Options& o) {
          o.timings = r.outputPath({".csv", ".json"});

@@ -44,6 +44,7 @@ struct Options {
     std::optional<double> slicePosition; ///< unset: the middle of the grid
     std::string timings;                 ///< .csv or .json
     std::string exportPath;              ///< headless: .nvdb of every field after the last frame
+    bool fieldsHash = false;             ///< headless: print Solver::fieldsHash after the last frame
     uint64_t seed = 1;
 };
 

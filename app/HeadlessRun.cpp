@@ -210,6 +210,10 @@ int runHeadless(const Options& o)
     const RunOutcome run = runFrames(o, session);
     std::fputs(summaryTable(run.records).c_str(), stdout);
     const bool clean = printOutcome(o, session, run);
+    if (o.fieldsHash)
+        std::printf("fields hash: %016llx (%zu fields, %llu active voxels, after %d frames)\n",
+                    (unsigned long long)session.solver().fieldsHash(), session.solver().fieldNames().size(),
+                    (unsigned long long)session.solver().activeVoxels(), o.frames);
     if (!o.exportPath.empty()) {
         const size_t grids = session.exportFields(o.exportPath);
         std::printf("export: %s (%zu float grids after %d frames)\n", o.exportPath.c_str(), grids, o.frames);

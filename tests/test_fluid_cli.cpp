@@ -198,6 +198,28 @@ TEST(VbmFluidCli, TapTableShowsInTheHeaderAndChangesNoByteOfTheExport)
         fs::remove(p);
 }
 
+// --fields-hash prints Solver::fieldsHash after the last frame: the same for runs with the same
+// bits (another resolver, the tap table), another after one more frame.
+TEST(VbmFluidCli, FieldsHashMatchesForTheSameBitsAndNotForOthers)
+{
+    const fs::path scene = writeFile("plume-hash.scene", "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 2\n"
+                                                         "emitter sphere 0 3 0 2\ndt 2\n");
+    const auto hashOf = [&](const std::string& extra, int frames) {
+        const CommandResult r = fluid("--headless --backend cpu --render none --fields-hash --scene " + scene.string() +
+                                      " --frames " + std::to_string(frames) + extra);
+        EXPECT_EQ(r.code, 0) << r.out;
+        std::smatch m;
+        const std::regex line("fields hash: ([0-9a-f]{16}) \\(6 fields, [0-9]+ active voxels, after " +
+                              std::to_string(frames) + " frames\\)");
+        EXPECT_TRUE(std::regex_search(r.out, m, line)) << r.out;
+        return m.empty() ? std::string() : m[1].str();
+    };
+    const std::string plain = hashOf("", 4);
+    ASSERT_FALSE(plain.empty());
+    EXPECT_EQ(hashOf(" --resolver computeCrossStencil --tap-table on", 4), plain);
+    EXPECT_NE(hashOf("", 5), plain);
+}
+
 // --export writes every field after the last frame; two resolvers give byte-identical files, and
 // vbm-check reads the file back and checks the VBM layer on each of its grids.
 TEST(VbmFluidCli, ExportWritesFieldsThatEveryResolverReproduces)
