@@ -101,8 +101,8 @@ __global__ void __launch_bounds__(1 << L) solverVoxelKernel(VbmView v, Body body
         v, blockIdx.x, [&](const SlotOf& s, auto&&) { body(s.index, s.leafIndex, s.voxelOffset); });
 }
 
-/// body(i) for every i in [1, n), grid-striding (CudaExec::elements launches a thread per element;
-/// the reductions' fixed grids stride): the element kernels' one loop.
+/// body(i) for every i in [1, n), grid-striding: the element kernels' one loop (CudaExec::elements
+/// launches a thread per element, so each thread runs it once; the stride keeps any grid correct).
 template <typename Body>
 __device__ void runElements(uint64_t n, const Body& body, const double* skip)
 {
