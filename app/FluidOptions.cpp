@@ -32,7 +32,8 @@ options:
   --scene NAME|FILE       a built-in scene (heat-shell, heat-block, smoke-plume,
                           smoke-plume-4m, smoke-open, smoke-open-4m, fire, fire-small) or a
                           .scene file (assets/scenes/README.md);
-                          default: smoke-plume-4m on CUDA, fire-small on the CPU
+                          default: smoke-open-4m on CUDA, fire-small on the CPU (both in
+                          open air)
   --backend cuda|cpu      where to run (default: cuda when a GPU is usable, else cpu)
   --resolver NAME|all     resolver for the Laplacian-type steps (and for advection when it
                           is a box resolver): NanoVDB13 (CUDA only), computeBoxStencil,
@@ -86,7 +87,9 @@ options:
   --overlay blocks        colour every active voxel by its VBM block instead of the field,
                           to see the blocks and the leaves they span
   --timings FILE          per-frame, per-phase timings as .csv or .json
-  --seed N                recorded in the timings (the built-in scenes are deterministic)
+  --seed N                the seed of the emitter's noise (scene 'emit_noise'): another seed,
+                          another plume; the same seed, the same bits (default: the scene's
+                          'seed', 0 when it has none); recorded in the timings
   -h, --help              this text
 
 exit codes: 0 done, 1 a run failed (or --resolver all saw fields differ), 2 bad usage or input
@@ -260,7 +263,7 @@ const std::pair<const char*, FlagReader> Flags[] = {
          o.ground = r.choice({"on", "off"}) == "on";
      }},
     {"--slice", readSlice},
-    {"--seed", [](ArgReader& r, Options& o) { o.seed = uint64_t(r.integer(0, 2147483647)); }},
+    {"--seed", [](ArgReader& r, Options& o) { o.seed = uint32_t(r.integer(0, 2147483647)); }},
 };
 
 } // namespace

@@ -45,7 +45,7 @@ struct Options {
     std::string timings;                 ///< .csv or .json
     std::string exportPath;              ///< headless: .nvdb of every field after the last frame
     bool fieldsHash = false;             ///< headless: print Solver::fieldsHash after the last frame
-    uint64_t seed = 1;
+    std::optional<uint32_t> seed; ///< --seed: replaces the scene's seed
 };
 
 /// Reads argv; throws cli::UsageError naming the flag of the first mistake.

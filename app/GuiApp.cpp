@@ -166,7 +166,7 @@ void WindowApp::startSession(const Options& o)
     mTarget = target.get();
     mSession = std::make_unique<Session>(
         mState.scene, mState.backend, std::vector<NamedChoice>{{resolverName(mState.choice.laplacian), mState.choice}},
-        SceneOverrides{mState.scalars, o.maxCfl, mState.tapTable});
+        SceneOverrides{mState.scalars, o.maxCfl, mState.tapTable, o.seed});
     mSession->attachRenderer(std::move(vk), std::move(target), o.interop);
     const render::VolumeRenderer& r = *mSession->renderer();
     mSession->view().look =

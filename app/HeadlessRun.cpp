@@ -143,7 +143,7 @@ void countHostBytes(RunOutcome& run, const FrameTimings& first)
 RunOutcome runFrames(const Options& o, Session& session)
 {
     RunOutcome run;
-    run.records = {session.scene().name, session.backend(), o.seed, {}, {}};
+    run.records = {session.scene().name, session.backend(), session.scene().params.seed, {}, {}};
     for (size_t k = 0; k < session.solverCount(); ++k)
         run.records.configNames.push_back(session.solverName(k));
     for (int frame = 0; frame < o.frames; ++frame) {
@@ -201,7 +201,7 @@ int runHeadless(const Options& o)
 {
     const Backend backend = pickBackend(o.backend);
     const std::vector<NamedChoice> configs = configurations(o, backend);
-    Session session(startingSceneName(o, backend), backend, configs, SceneOverrides{o.scalars, o.maxCfl, o.tapTable});
+    Session session(startingSceneName(o, backend), backend, configs, SceneOverrides{o.scalars, o.maxCfl, o.tapTable, o.seed});
     const std::string renderLine = startOffscreenRender(o, session);
     if (!o.screenshot.empty() && !session.renderer())
         throw cli::UsageError("--screenshot needs the offscreen render, which is not available here");

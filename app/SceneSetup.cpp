@@ -22,7 +22,7 @@ Backend pickBackend(std::optional<Backend> requested)
 std::string startingSceneName(const Options& o, Backend backend)
 {
     if (!o.scene.empty()) return o.scene;
-    return backend == Backend::Cuda ? "smoke-plume-4m" : "fire-small";
+    return backend == Backend::Cuda ? "smoke-open-4m" : "fire-small";
 }
 
 std::optional<render::DeviceUuid> preferredVulkanDevice(Backend backend)
@@ -46,11 +46,12 @@ std::string lookName(render::RenderMode mode, SimulationKind kind)
 
 namespace {
 
-/// Where the ground lies: under an open domain's box, else under the domain's grid.
+/// Where the ground lies: at an open domain's floor (its box's bottom), else under the
+/// domain's first grid (an unbounded open domain: under its emitters' first set).
 float groundHeight(const Scene& scene)
 {
     const bool open = scene.adapt.enabled() && scene.region.within.empty();
-    if (open) return float(scene.region.box.min()[1]);
+    if (open && scene.region.box.min()[1] > -MaxOpenCoord) return float(scene.region.box.min()[1]);
     return float(scene.grid.grid<nanovdb::ValueOnIndex>()->indexBBox().min()[1]);
 }
 

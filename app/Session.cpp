@@ -36,6 +36,7 @@ Scene Session::loadWithOverrides(const std::string& sceneName, bool strict) cons
     const std::optional<ScalarStorage>& scalars = mOverrides.scalars;
     const std::optional<double>& maxCfl = mOverrides.maxCfl;
     if (mOverrides.tapTable) scene.tapTable = *mOverrides.tapTable;
+    if (mOverrides.seed) scene.params.seed = *mOverrides.seed;
     if (scene.kind == SimulationKind::Smoke) {
         if (scalars) scene.scalars = *scalars;
         if (maxCfl) scene.params.maxCfl = *maxCfl;

@@ -40,6 +40,7 @@ struct SceneOverrides {
     std::optional<ScalarStorage> scalars; ///< --scalars: the scene's scalar_storage
     std::optional<double> maxCfl;         ///< --max-cfl: the scene's max_cfl
     std::optional<bool> tapTable;         ///< --tap-table: the scene's tap_table (every kind)
+    std::optional<uint32_t> seed;         ///< --seed: the scene's seed (the emitter noise's)
 };
 
 class Session {

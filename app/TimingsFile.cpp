@@ -16,6 +16,7 @@ struct Row {
     const std::string* config;
     const PhaseTime* time;
     uint64_t activeVoxels; ///< the configuration's, after the frame's step
+    uint64_t smokeVoxels;  ///< adaptive scenes: voxels above the threshold (0 elsewhere)
 };
 
 /// Calls `row` for every row in file order: per frame, each configuration's solver phases and
@@ -26,10 +27,10 @@ void forEachRow(const TimingRecords& t, const std::function<void(const Row&)>& r
         for (size_t k = 0; k < frame.size(); ++k)
             for (const PhaseTime& p : frame[k].phases)
                 if (isSolverPhase(p.phase) || p.phase == Phase::Step)
-                    row({frame[k].frame, &t.configNames[k], &p, frame[k].activeVoxels});
+                    row({frame[k].frame, &t.configNames[k], &p, frame[k].activeVoxels, frame[k].smokeVoxels});
         if (frame.empty()) continue;
         for (const PhaseTime& p : frame[0].phases)
-            if (p.phase > Phase::Step) row({frame[0].frame, &t.configNames[0], &p, frame[0].activeVoxels});
+            if (p.phase > Phase::Step) row({frame[0].frame, &t.configNames[0], &p, frame[0].activeVoxels, frame[0].smokeVoxels});
     }
 }
 
@@ -43,19 +44,20 @@ void writeJson(std::ostream& f, const TimingRecords& t, size_t rows)
           << phaseName(r.time->phase) << "\", \"ms\": " << r.time->ms;
         if (r.time->iterations >= 0)
             f << ", \"iterations\": " << r.time->iterations << ", \"residual\": " << r.time->residual;
-        f << ", \"active_voxels\": " << r.activeVoxels << "}" << (++i < rows ? ",\n" : "\n");
+        f << ", \"active_voxels\": " << r.activeVoxels << ", \"smoke_voxels\": " << r.smokeVoxels << "}"
+          << (++i < rows ? ",\n" : "\n");
     });
     f << "]}\n";
 }
 
 void writeCsv(std::ostream& f, const TimingRecords& t)
 {
-    f << "frame,resolver,phase,ms,iterations,residual,active_voxels\n";
+    f << "frame,resolver,phase,ms,iterations,residual,active_voxels,smoke_voxels\n";
     forEachRow(t, [&](const Row& r) {
         const bool cg = r.time->iterations >= 0;
         f << r.frame << "," << *r.config << "," << phaseName(r.time->phase) << "," << r.time->ms << ","
           << (cg ? std::to_string(r.time->iterations) : "") << "," << (cg ? std::to_string(r.time->residual) : "")
-          << "," << r.activeVoxels << "\n";
+          << "," << r.activeVoxels << "," << r.smokeVoxels << "\n";
     });
 }
 

@@ -1,8 +1,10 @@
 // The headless run's --timings file: every phase of every frame and configuration, one row each,
-// as CSV (frame,resolver,phase,ms,iterations,residual,active_voxels) or JSON (the same keys, plus
-// the scene, backend and seed), chosen by the path's suffix. active_voxels is the configuration's
-// active voxel count after that frame's step, on each of the frame's rows: adaptive scenes change
-// it every few frames, and a frame that rebuilt has rows for the rebuild phases.
+// as CSV (frame,resolver,phase,ms,iterations,residual,active_voxels,smoke_voxels) or JSON (the
+// same keys, plus the scene, backend and seed), chosen by the path's suffix. active_voxels is the
+// configuration's active voxel count after that frame's step, on each of the frame's rows:
+// adaptive scenes change it every few frames, and a frame that rebuilt has rows for the rebuild
+// phases. smoke_voxels (adaptive scenes; 0 elsewhere): the voxels whose density exceeds the
+// adapt threshold, what the active set follows.
 #pragma once
 
 #include "FrameTimings.h"

@@ -26,8 +26,10 @@ struct Side {
     std::vector<double> rebuildMs; ///< per timed step: its four rebuild phases (0 without one)
     double maxDiv = 0;
     uint64_t minActive = UINT64_MAX, maxActive = 0;
+    double voxelSteps = 0; ///< the active voxels summed over the timed steps
     void add(const vbm::FrameTimings& r)
     {
+        voxelSteps += double(r.activeVoxels);
         series.add(r);
         double ms = 0;
         for (const vbm::PhaseTime& p : r.phases)
@@ -40,6 +42,12 @@ struct Side {
     {
         const auto& s = series.samples(Phase::Step);
         return std::accumulate(s.begin(), s.end(), 0.0) / double(s.size());
+    }
+    /// ns per active voxel and step: the steps' time (rebuilds included) over the voxels they stepped.
+    double nsPerVoxel() const
+    {
+        const auto& s = series.samples(Phase::Step);
+        return voxelSteps > 0 ? std::accumulate(s.begin(), s.end(), 0.0) * 1e6 / voxelSteps : 0.0;
     }
     double meanRebuild() const
     {
@@ -71,6 +79,8 @@ void printTable(const Side& a, const Side& f)
     std::printf("| | adaptive (rebuilds) | fixed topology (snapshot) | ratio |\n|---|---|---|---|\n");
     std::printf("| **step, mean ms (rebuilds amortized)** | **%s** | **%s** | **%.3fx** |\n",
                 fmt(a.meanStep(), 3).c_str(), fmt(f.meanStep(), 3).c_str(), a.meanStep() / f.meanStep());
+    std::printf("| **ns per voxel and step** | **%.2f** | **%.2f** | **%.3fx** |\n", a.nsPerVoxel(), f.nsPerVoxel(),
+                a.nsPerVoxel() / f.nsPerVoxel());
     const vbm::Summary sa = a.series.summary(Phase::Step), sf = f.series.summary(Phase::Step);
     std::printf("| step, median ms (min-max) | %s | %s | %.3fx |\n", fmtRange(sa, 3).c_str(), fmtRange(sf, 3).c_str(),
                 sa.median / sf.median);

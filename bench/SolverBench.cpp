@@ -146,6 +146,8 @@ int runSolverBench(Options opt)
     const SolverRun run = stepInTurns({&a, &b, &c}, opt.steps);
     const bool same = a.fieldsHash() == b.fieldsHash() && a.fieldsHash() == c.fieldsHash();
     printPhaseTable(run);
+    std::printf("ns per voxel and step (median step / active voxels): %.2f\n\n",
+                run.series[0].summary(Phase::Step).median * 1e6 / double(a.activeVoxels()));
     const vbm::Summary its = vbm::summarize(run.iterations);
     std::printf("%d timed steps each (after %d warm-up), in turns; pressure CG iterations per step: median %.0f "
                 "(%.0f-%.0f), tolerance %.0e relative; max |div u| / max |u| after projection: %.1e\n",

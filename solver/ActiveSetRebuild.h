@@ -13,6 +13,7 @@
 #include "kernels/ActiveSetBodies.h"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -23,12 +24,24 @@ namespace vbm::solver {
 template <class Exec>
 struct TopologyBuilder;
 
-/// The margin a rebuild dilates by: the scene's, widened to cover K steps of the fastest face
-/// velocity (umax dt / h voxels per step along an axis) plus MinAdaptMargin, so the smoke stays
-/// inside the set, and its trilinear samples inside the air layer, until the next rebuild.
+/// The largest upward acceleration buoyancy can give the gas (voxels per unit time squared, in
+/// world units): buoyancy times the hottest the gas gets, the emitter's temperature (with its
+/// noise) plus, in fire scenes, what burning its fuel releases.
+inline double buoyancyBound(const SimulationParams& p)
+{
+    const double peak = 1.0 + p.emitNoise;
+    return p.buoyancy * peak * (p.emitTemperature + (isFire(p) ? p.burnHeat * p.emitFuel : 0.0));
+}
+
+/// The margin a rebuild dilates by: the scene's, widened to where the smoke can get in K steps
+/// (docs/adaptive.md): K steps at the fastest face velocity umax, plus what buoyancy's
+/// acceleration a adds over them (a dt^2 K (K + 1) / 2: the speed may grow by a dt a step), in
+/// voxels, plus MinAdaptMargin (the trilinear sample's reach and the air layer).
 inline int rebuildMargin(const Adaptation& a, double umax, const SimulationParams& p)
 {
-    const double reach = std::ceil(a.every * umax * p.dt / p.voxelSize) + MinAdaptMargin;
+    const double k = a.every;
+    const double travel = k * umax * p.dt + buoyancyBound(p) * p.dt * p.dt * k * (k + 1) / 2;
+    const double reach = std::ceil(travel / p.voxelSize) + MinAdaptMargin;
     if (!(reach < 1e4))
         throw std::runtime_error("rebuild: the flow is too fast for any margin (max |u| " + std::to_string(umax) +
                                  "): lower dt");
@@ -60,22 +73,25 @@ public:
         const uint64_t n = mDomain.valueCount();
         const double umax = exec.maxAbs(f[Channel::U], f[Channel::V], f[Channel::W], n);
         mLastMargin = rebuildMargin(mAdapt, umax, p);
-        // the largest velocity component relative to the wind (the centre velocity's arrays are
-        // free at the start of a step)
+        // with speed seeds, the largest velocity component relative to the wind (the centre
+        // velocity's arrays are free at the start of a step)
         double relative = umax;
-        if (mWind[0] != 0.f || mWind[1] != 0.f || mWind[2] != 0.f) {
+        if (mAdapt.seedsBySpeed() && (mWind[0] != 0.f || mWind[1] != 0.f || mWind[2] != 0.f)) {
             float* d[3] = {f[Temp::CentreU], f[Temp::CentreV], f[Temp::CentreW]};
             for (int a = 0; a < 3; ++a)
                 exec.elements(n, SubtractValue{f[Channel(int(Channel::U) + a)], d[a], mWind[a]});
             relative = exec.maxAbs(d[0], d[1], d[2], n);
         }
+        const float speedLimit =
+            mAdapt.seedsBySpeed() ? float(mAdapt.speedThreshold * relative) : std::numeric_limits<float>::infinity();
         const SeedTest seed{f.scalars(),
                             f[Channel::U],
                             f[Channel::V],
                             f[Channel::W],
                             float(mAdapt.threshold),
-                            float(mAdapt.speedFraction() * relative),
-                            {mWind[0], mWind[1], mWind[2]}};
+                            speedLimit,
+                            {mWind[0], mWind[1], mWind[2]},
+                            f.has(Channel::Fuel) ? f[Channel::Fuel] : nullptr};
         typename TopologyBuilder<Exec>::Topology topology;
         timer.time(Phase::RebuildTopology, [&] { topology = mBuilder.build(mDomain.fine(), seed, mLastMargin); });
         ExecGrid<Exec> grid;
@@ -99,7 +115,7 @@ public:
         if (mDomain.wantsMultigrid())
             timer.time(Phase::RebuildHierarchy, [&] {
                 mDomain.setHierarchy(MultigridHierarchy<Exec>(
-                    mDomain.fine(), mRun, [&](const ExecGrid<Exec>& g) { return mBuilder.coarsen(g); }));
+                    mDomain.fine(), mRun, mDomain.air(), [&](const ExecGrid<Exec>& g) { return mBuilder.coarsen(g); }));
             });
         exec.synchronize();
     }

@@ -37,7 +37,7 @@ public:
     void rebuild(const HostGridHandle& grid)
     {
         adopt(ExecGrid<Exec>(grid));
-        if (mMultigrid) mHierarchy = MultigridHierarchy<Exec>(grid, mFine, mRun);
+        if (mMultigrid) mHierarchy = MultigridHierarchy<Exec>(grid, mFine, mRun, air());
         mRun.exec().synchronize();
     }
 

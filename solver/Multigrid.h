@@ -62,16 +62,17 @@ private:
         const uint64_t n = k ? levels[k - 1].n : mDomain.valueCount();
         const uint8_t* diag = mDomain.diag(); // the fine level's; coarse levels count theirs from the table
         const uint32_t* table = k ? levels[k - 1].neighbours.data() : nullptr;
+        const float* fixed = k ? levels[k - 1].fixed() : mDomain.air();
         const float scale = levelScale(k);
         if (k == levels.size()) { // k >= 1: multigrid runs only with levels
             // all its sweeps in one launch (the level is small: per-launch latency would dominate)
             mExec.steps(n, CoarsestSweeps + 2, 2 * n,
-                        CoarsestJacobi{table, b, x, n, scale, SmoothingWeight, CoarsestSweeps});
+                        CoarsestJacobi{table, b, x, n, scale, SmoothingWeight, CoarsestSweeps, fixed});
             return;
         }
         const auto smooth = [&](const float* from, float* to) {
             if (k)
-                mExec.elements(n, TableJacobi{table, from, b, to, scale, SmoothingWeight});
+                mExec.elements(n, TableJacobi{table, from, b, to, scale, SmoothingWeight, fixed});
             else
                 mRun.template cross<JacobiSmooth>(mDomain.fine(), from, b, diag, to, scale, SmoothingWeight,
                                                   mDomain.air());
@@ -91,7 +92,7 @@ private:
         };
         extraPairs();
         if (k)
-            mExec.elements(n, TableResidual{table, tmp, b, res, scale});
+            mExec.elements(n, TableResidual{table, tmp, b, res, scale, fixed});
         else
             mRun.template cross<Residual>(mDomain.fine(), tmp, b, res, scale, mDomain.air());
         coarseCorrection(k, tmp, res, b);
@@ -112,8 +113,9 @@ private:
         CoarseLevel<Exec>& c = levels[k];
         const bool coarsest = k + 1 == levels.size();
         float *x = mScratch + c.x, *sweep = mScratch + c.tmp, *b = mScratch + c.b;
-        const FirstSweep first =
-            coarsest ? FirstSweep{} : FirstSweep{c.neighbours.data(), sweep, levelScale(k + 1) / SmoothingWeight};
+        const FirstSweep first = coarsest ? FirstSweep{}
+                                          : FirstSweep{c.neighbours.data(), sweep, levelScale(k + 1) / SmoothingWeight,
+                                                       c.fixed()};
         mExec.elements(c.n, TrilinearRestrict{c.neighbours.data(), c.children(), res, b, first});
         // the level's residual goes into x (CoarseLevel::x says why that is safe)
         vcycle(k + 1, x, b, sweep, x, nullptr, !coarsest);
@@ -123,7 +125,8 @@ private:
                                                           firstSweepDiagScale(), tmp, mDomain.air()});
         else
             mExec.elements(
-                c.n, TrilinearProlongAdd{c.neighbours.data(), c.children(), x, tmp, k == 0 ? mDomain.air() : nullptr});
+                c.n, TrilinearProlongAdd{c.neighbours.data(), c.children(), x, tmp,
+                                         k == 0 ? mDomain.air() : levels[k - 1].fixed()});
     }
 
     StencilRunner<Exec>& mRun;

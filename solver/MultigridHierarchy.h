@@ -35,7 +35,11 @@ struct CoarseLevel {
     /// n floats). The residual shares the solution's array: x is dead from the residual, which
     /// reads the sweep, until the sweep after the coarse correction writes it.
     uint64_t x = 0, tmp = 0, b = 0;
+    /// Fixed voxels (MarkCoarseFixed: a child is fixed), nonzero where fixed; empty when the
+    /// fine level has none (fixed-topology scenes).
+    Array<float> fixedMask;
     ChildTable children() const { return {childBase.data(), childOffsets.data()}; }
+    const float* fixed() const { return fixedMask.size() ? fixedMask.data() : nullptr; }
 };
 
 template <class Exec>
@@ -51,8 +55,10 @@ public:
 
     MultigridHierarchy() = default;
     /// The levels below `fine` (its host copy `fineHost`), tables resolved through `run`'s
-    /// current choice (they are the same for any resolver).
-    MultigridHierarchy(const HostGridHandle& fineHost, const ExecGrid<Exec>& fine, StencilRunner<Exec>& run)
+    /// current choice (they are the same for any resolver). `fineFixed`: the fine level's fixed
+    /// voxels (its air cells; null: none), which mark each level's (MarkCoarseFixed).
+    MultigridHierarchy(const HostGridHandle& fineHost, const ExecGrid<Exec>& fine, StencilRunner<Exec>& run,
+                       const float* fineFixed)
     {
         if (fine.valueCount() > UINT32_MAX) throw std::invalid_argument("multigrid tables need fewer than 2^32 voxels");
         HostGridHandle coarseHost;
@@ -62,7 +68,7 @@ public:
             coarseHost = coarsened(g);
             g = coarseHost.template grid<nanovdb::ValueOnIndex>();
             ExecGrid<Exec> here(coarseHost);
-            addLevel(here, k > 1 ? above.grid() : fine.grid(), run);
+            addLevel(here, k > 1 ? above.grid() : fine.grid(), run, fineFixed);
             run.exec().synchronize(); // the launches that read `above` are done: it may go
             above = std::move(here);
         }
@@ -72,14 +78,14 @@ public:
     /// coarsen(const ExecGrid<Exec>&) -> ExecGrid<Exec> (the voxels c >> 1): a rebuild's
     /// hierarchy, on the device for the CUDA backend.
     template <typename Coarsen>
-    MultigridHierarchy(const ExecGrid<Exec>& fine, StencilRunner<Exec>& run, Coarsen&& coarsen)
+    MultigridHierarchy(const ExecGrid<Exec>& fine, StencilRunner<Exec>& run, const float* fineFixed, Coarsen&& coarsen)
     {
         if (fine.valueCount() > UINT32_MAX) throw std::invalid_argument("multigrid tables need fewer than 2^32 voxels");
         ExecGrid<Exec> above;
         const ExecGrid<Exec>* from = &fine;
         for (int k = 1; k <= MaxLevels && from->activeVoxels() > CoarsestVoxels; ++k) {
             ExecGrid<Exec> here = coarsen(*from);
-            addLevel(here, from->grid(), run);
+            addLevel(here, from->grid(), run, fineFixed);
             run.exec().synchronize(); // the launches that read `above` are done: it may go
             above = std::move(here);
             from = &above;
@@ -116,8 +122,9 @@ public:
     }
 
 private:
-    /// Level `grid`'s arrays and tables; `above` is the grid of the level above.
-    void addLevel(const ExecGrid<Exec>& grid, const IndexGrid* above, StencilRunner<Exec>& run)
+    /// Level `grid`'s arrays and tables; `above` is the grid of the level above, `fineFixed` the
+    /// fine level's fixed voxels (null: none).
+    void addLevel(const ExecGrid<Exec>& grid, const IndexGrid* above, StencilRunner<Exec>& run, const float* fineFixed)
     {
         CoarseLevel<Exec>& lv = mLevels.emplace_back();
         lv.n = grid.valueCount();
@@ -129,6 +136,12 @@ private:
         mArrayBytes += lv.n * (7 * sizeof(uint32_t) + sizeof(uint64_t));
         run.template cross<StoreCrossNeighbours>(grid, lv.neighbours.data());
         run.voxels(grid, StoreChildren{above, grid.grid(), lv.childBase.data(), lv.childOffsets.data()});
+        if (fineFixed) {
+            const float* aboveFixed = mLevels.size() > 1 ? mLevels[mLevels.size() - 2].fixed() : fineFixed;
+            lv.fixedMask = Exec::template allocate<float>(lv.n);
+            mArrayBytes += lv.n * sizeof(float);
+            run.exec().elements(lv.n, MarkCoarseFixed{lv.children(), aboveFixed, lv.fixedMask.data()});
+        }
     }
 
     std::vector<CoarseLevel<Exec>> mLevels;

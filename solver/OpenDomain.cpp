@@ -2,7 +2,9 @@
 #include "OpenDomain.h"
 
 #include "ActiveSet.h"
+#include "ActiveSetRebuild.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -55,10 +57,15 @@ Adaptation readAdapt(const std::string& source, const Line& l)
 
 namespace {
 
-/// `domain open X0 Y0 Z0 X1 Y1 Z1`: the box X0 <= x < X1, and so on (inclusive bounds here).
+/// `domain open X0 Y0 Z0 X1 Y1 Z1`: the box X0 <= x < X1, and so on (inclusive bounds here);
+/// `domain open` alone: the whole safe index range, so no wall is ever met.
 nanovdb::CoordBBox openBox(const std::string& source, const Line& d)
 {
-    expectCount(source, d, 8);
+    if (d.words.size() == 2) return {nanovdb::Coord(-MaxOpenCoord), nanovdb::Coord(MaxOpenCoord - 1)};
+    if (d.words.size() != 8)
+        fail(source, d.number,
+             "write 'domain open' (unbounded air) or 'domain open X0 Y0 Z0 X1 Y1 Z1' (a box), got " +
+                 std::to_string(d.words.size() - 2) + " values");
     double b[6];
     for (int k = 0; k < 6; ++k) {
         b[k] = coordinate(source, d, 2 + k);
@@ -74,9 +81,18 @@ nanovdb::CoordBBox openBox(const std::string& source, const Line& d)
 
 /// An open domain's first topology: its emitters and initial smoke balls dilated by the margin,
 /// within the box.
-HostGridHandle openDomain(const std::string& source, const Line& d, Scene& scene, const std::vector<Ball>& smoke)
+HostGridHandle openDomain(const std::string& source, const Line& d, const Line* floor, Scene& scene,
+                          const std::vector<Ball>& smoke)
 {
     scene.region.box = openBox(source, d);
+    if (floor) {
+        expectCount(source, *floor, 2);
+        const double y = coordinate(source, *floor, 1);
+        if (y != std::floor(y)) fail(source, floor->number, "floor Y: Y must be a whole number");
+        if (y > scene.region.box.max()[1])
+            fail(source, floor->number, "floor Y: Y lies above the open box's top");
+        scene.region.box.min()[1] = std::max(scene.region.box.min()[1], int(y));
+    }
     std::vector<nanovdb::Coord> seeds = solver::emitterVoxels(scene.region);
     ActiveRegion balls = solver::copyOf(scene.region);
     balls.emitters = smoke;
@@ -85,7 +101,8 @@ HostGridHandle openDomain(const std::string& source, const Line& d, Scene& scene
     if (seeds.empty())
         fail(source, d.number, "no emitter or density voxel lies inside the open box (and out of the obstacles)");
     try {
-        return solver::activeSetOnHost(seeds, scene.adapt.margin, scene.region);
+        // the margin of a rebuild from still air: the first steps' acceleration is covered too
+        return solver::activeSetOnHost(seeds, solver::rebuildMargin(scene.adapt, 0.0, scene.params), scene.region);
     } catch (const std::runtime_error& e) {
         fail(source, d.number, e.what());
     }

@@ -1,6 +1,6 @@
 // The scene statements of adaptive scenes (assets/scenes/README.md, docs/adaptive.md): the
 // balls (obstacles, emitters, initial smoke), `adapt every K margin M threshold T`, and
-// `domain open X0 Y0 Z0 X1 Y1 Z1` with its first topology.
+// `domain open [X0 Y0 Z0 X1 Y1 Z1]` and `floor Y` with its first topology.
 #pragma once
 
 #include "SceneText.h"
@@ -20,7 +20,10 @@ void collectBalls(const std::string& source, const std::vector<const Line*>& rem
 Adaptation readAdapt(const std::string& source, const Line& l);
 
 /// An open domain's first topology: its emitters and initial smoke balls dilated by the margin,
-/// within the box (which goes to scene.region).
-HostGridHandle openDomain(const std::string& source, const Line& d, Scene& scene, const std::vector<Ball>& smoke);
+/// within the box (which goes to scene.region): `domain open` alone is unbounded air (the box is
+/// the whole safe index range), `domain open X0 Y0 Z0 X1 Y1 Z1` a box whose faces are walls.
+/// `floor` (may be null): `floor Y`, a wall below y = Y (no voxel below it is active).
+HostGridHandle openDomain(const std::string& source, const Line& d, const Line* floor, Scene& scene,
+                          const std::vector<Ball>& smoke);
 
 } // namespace vbm::scenetext

@@ -93,6 +93,7 @@ std::vector<Line> splitLines(const std::string& text)
 struct DeferredLines {
     const Line* domain = nullptr;
     const Line* adapt = nullptr;
+    const Line* floor = nullptr;
     std::vector<const Line*> removes, fields;
     std::map<std::string, int> settingLines; ///< where each numeric setting was given
 };
@@ -131,6 +132,7 @@ bool readNumber(const std::string& source, const Line& l, SimulationParams& para
         {"burn_smoke", &SimulationParams::burnSmoke},
         {"cooling", &SimulationParams::cooling},
         {"dissipation", &SimulationParams::dissipation},
+        {"emit_noise", &SimulationParams::emitNoise},
     };
     const std::string& key = l.words[0];
     if (key == "cg_max_iterations") {
@@ -141,13 +143,21 @@ bool readNumber(const std::string& source, const Line& l, SimulationParams& para
         params.cgMaxIterations = int(v);
         return true;
     }
+    if (key == "seed") {
+        expectCount(source, l, 2);
+        const double v = number(source, l, 1);
+        if (v < 0 || v > 2147483647 || v != std::floor(v))
+            fail(source, l.number, "seed must be a whole number from 0 to 2147483647");
+        params.seed = uint32_t(v);
+        return true;
+    }
     const auto it = numbers.find(key);
     if (it == numbers.end()) return false;
     expectCount(source, l, 2);
     const double v = number(source, l, 1);
     const bool mayBeZero = key == "buoyancy" || key == "weight" || key == "emit_density" || key == "emit_fuel" ||
                            key == "ignition" || key == "burn_heat" || key == "burn_smoke" || key == "cooling" ||
-                           key == "dissipation";
+                           key == "dissipation" || key == "emit_noise";
     if (mayBeZero ? !(v >= 0) : !(v > 0))
         fail(source, l.number, key + (mayBeZero ? " must be 0 or more" : " must be positive"));
     params.*(it->second) = v;
@@ -170,6 +180,9 @@ void checkSettings(const std::string& source, const std::vector<Line>& lines, co
     if (scene.params.maxCfl > MaxCfl)
         fail(source, settingLine(d, lines, "max_cfl"),
              "max_cfl must be at most 7 (a wide advection substep reaches 7 voxels; at most 1 keeps the box taps)");
+    if (scene.params.emitNoise > 1)
+        fail(source, settingLine(d, lines, "emit_noise"),
+             "emit_noise must be from 0 to 1 (the fraction by which the emitter's values vary)");
     if (isFire(scene.params) && scene.kind != SimulationKind::Smoke)
         fail(source, settingLine(d, lines, "emit_fuel"), "emit_fuel (fire) is for smoke scenes");
     if (scene.scalars == ScalarStorage::Half && scene.kind != SimulationKind::Smoke)
@@ -220,6 +233,11 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
                 fail(source, l.number,
                      "a second 'domain' (the first is on line " + std::to_string(deferred.domain->number) + ")");
             deferred.domain = &l;
+        } else if (key == "floor") {
+            if (deferred.floor)
+                fail(source, l.number,
+                     "a second 'floor' (the first is on line " + std::to_string(deferred.floor->number) + ")");
+            deferred.floor = &l;
         } else if (key == "remove") {
             deferred.removes.push_back(&l);
         } else if (key == "adapt") {
@@ -331,8 +349,10 @@ Scene parseText(const std::string& text, const std::string& source, const std::s
     if (open) {
         if (scene.kind != SimulationKind::Smoke) fail(source, d.number, "an open domain is for smoke scenes");
         if (!deferred.adapt) scene.adapt = DefaultOpenAdaptation;
-        scene.grid = openDomain(source, d, scene, smoke);
+        scene.grid = openDomain(source, d, deferred.floor, scene, smoke);
     } else {
+        if (deferred.floor)
+            fail(source, deferred.floor->number, "'floor' is for open domains ('domain open'): other domains have walls");
         scene.grid = buildDomain(source, d, deferred.removes, baseDir, scene.region.obstacles);
         if (scene.adapt.enabled()) { // the loaded domain bounds where voxels may become active
             scene.region.within = scene.grid.copy<nanovdb::HostBuffer>();

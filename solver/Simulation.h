@@ -30,8 +30,10 @@ public:
           mFields(scene, mDomain.valueCount()), mMultigrid(mRun, mDomain), mCg(mRun, mDomain, mMultigrid),
           mTimer(mExec), mHeat(mRun, mDomain, mFields, mCg), mSources(mRun, mDomain, mFields),
           mAdvection(mRun, mDomain, mFields), mProjection(mRun, mDomain, mFields, mCg),
-          mRebuild(mRun, mDomain, mFields, mRegion, scene)
+          mRebuild(mRun, mDomain, mFields, mRegion, scene),
+          mSmokeThreshold(scene.adapt.enabled() ? float(scene.adapt.threshold) : -1.f)
     {
+        if (mSmokeThreshold >= 0) mSmokeCount = Exec::template allocate<double>(1);
         mExec.synchronize();
     }
 
@@ -103,7 +105,7 @@ private:
         if (mKind == SimulationKind::Heat) {
             mHeat.run(p, mTimer);
         } else {
-            mSources.run(p, mTimer);
+            mSources.run(p, mTimer, mStepsDone);
             mTimer.report().substeps = mAdvection.run(p, mTimer);
             mProjection.run(p, mTimer);
         }
@@ -111,6 +113,7 @@ private:
         mTimer.report().activeVoxels = mDomain.activeVoxels();
         ++mStepsDone;
         if (mKind == SimulationKind::Smoke) mTimer.report().divergenceAfter = mProjection.divergenceAfter();
+        if (mSmokeThreshold >= 0) mTimer.report().smokeVoxels = smokeVoxels();
         if (mStepsDone % FiniteCheckEvery == 1) checkFinite();
         return mTimer.read();
     }
@@ -128,6 +131,14 @@ private:
         float* out = mFields[c == Channel::Density ? Temp::PressureRhs : Temp::CgResidual];
         mExec.elements(mDomain.valueCount(), UnpackScalar{mFields[Channel::Density], out, c == Channel::Temperature});
         return out;
+    }
+
+    /// The voxels whose density exceeds the adapt threshold (outside the step's time).
+    uint64_t smokeVoxels()
+    {
+        mExec.elementsSum(mDomain.valueCount(), DensityAbove{mFields.scalars(), mSmokeThreshold},
+                          StoreTotal{mSmokeCount.data()});
+        return uint64_t(mExec.read(mSmokeCount, 1)[0]);
     }
 
     void checkFinite()
@@ -158,6 +169,8 @@ private:
     Advection<Exec> mAdvection;
     Projection<Exec> mProjection;
     ActiveSetRebuild<Exec> mRebuild;
+    float mSmokeThreshold;                          ///< adaptive scenes' threshold; below 0: not counted
+    typename Exec::template Array<double> mSmokeCount; ///< where the count's sum lands
 };
 
 } // namespace vbm::solver

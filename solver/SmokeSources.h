@@ -25,8 +25,9 @@ public:
     {
     }
 
-    /// Leaves the centred velocity in Temp::CentreU/V/W.
-    void run(const SimulationParams& p, PhaseTimer<Exec>& timer)
+    /// Leaves the centred velocity in Temp::CentreU/V/W. `step`: the steps done before this one
+    /// (the emitter noise's time).
+    void run(const SimulationParams& p, PhaseTimer<Exec>& timer, uint64_t step)
     {
         Fields<Exec>& f = mFields;
         const float dt = float(p.dt);
@@ -44,17 +45,27 @@ public:
                         float(std::max(0.0, 1.0 - dt * p.dissipation))};
         const Buoyancy buoyancy{f.scalars(), cv, float(dt * p.buoyancy), float(dt * p.weight)};
         const float *u = f[Channel::U], *v = f[Channel::V], *w = f[Channel::W];
+        // with noise the emitter needs each voxel's coordinate: its own voxel pass, first
+        const bool noisy = p.emitNoise > 0;
+        const auto emitWithNoise = [&] {
+            const EmitterNoise noise{float(p.emitNoise), p.seed, uint32_t(step)};
+            mRun.voxels(mDomain.fine(), EmitWithNoise{mDomain.fine().grid(), emit, noise});
+        };
         if (p.vorticity <= 0) { // nothing between them: one pass
             timer.time(Phase::SourcesCentreBuoyancy, [&] {
-                mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, true, emit, buoyancy, burn,
-                                                      mDomain.air());
+                if (noisy) emitWithNoise();
+                mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, true,
+                                                      noisy ? Emit{} : emit, buoyancy, burn, mDomain.air());
             });
             return;
         }
         Exec& exec = mRun.exec();
         timer.time(Phase::Sources, [&] {
-            exec.elements(mDomain.valueCount(), emit);
-            if (fuel) exec.elements(mDomain.valueCount(), burn);
+            if (noisy)
+                emitWithNoise();
+            else
+                exec.elements(mDomain.valueCount(), emit);
+            if (fuel || p.cooling > 0 || p.dissipation > 0) exec.elements(mDomain.valueCount(), burn);
         });
         timer.time(Phase::CentreVelocity, [&] {
             mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, false, Emit{}, Buoyancy{},

@@ -18,16 +18,19 @@ struct Ball {
 };
 
 /// `adapt every K margin M threshold T [speed S]`: before every K-th step the active set is
-/// rebuilt from the voxels whose density or temperature exceeds T, or whose speed (the largest
-/// face-velocity component, relative to the wind) exceeds S (default T) times the largest, dilated by M voxels (the
-/// L-infinity ball), joined with the emitters, kept inside the region and out of the obstacles.
+/// rebuilt from the voxels whose density, temperature or fuel exceeds T (with `speed S`, also
+/// those whose speed, the largest face-velocity component relative to the wind, exceeds S
+/// times the largest), dilated by the margin (at least M, widened to the flow: docs/adaptive.md),
+/// joined with the emitters, kept inside the region and out of the obstacles.
 struct Adaptation {
     int every = 0; ///< K; 0: the topology never changes
     int margin = 0;
     double threshold = 0;
-    /// `... speed S`: the speed seed's own threshold (times the largest speed); below 0: T.
+    /// `... speed S`: speed seeds too, above S times the largest speed; below 0 (the default):
+    /// speed seeds nothing (in incompressible flow speed is nonzero almost everywhere, so a
+    /// speed-seeded set grows with the air: docs/adaptive.md).
     double speedThreshold = -1;
-    double speedFraction() const { return speedThreshold >= 0 ? speedThreshold : threshold; }
+    bool seedsBySpeed() const { return speedThreshold >= 0; }
     /// False: the scene keeps its air cells and open boundaries but never rebuilds (a frozen
     /// adaptive scene, Solver::snapshot: the fixed-topology step on the same active voxels).
     bool rebuilds = true;

@@ -63,6 +63,9 @@ struct FrameTimings {
     double divergenceAfter = -1; ///< max |div u| after projection, relative to max |u| / h (smoke)
     uint64_t hostBytes = 0;      ///< host<->device bytes the frame's render copied
     uint64_t activeVoxels = 0;   ///< active voxels after the step (adaptive scenes change it)
+    /// Adaptive scenes: the voxels whose density exceeds the adapt threshold after the step
+    /// (what the active set follows); 0 elsewhere.
+    uint64_t smokeVoxels = 0;
     bool rebuilt = false;        ///< the step began with a rebuild of the topology
 
     void add(Phase p, double ms, int iterations = -1, double residual = -1)

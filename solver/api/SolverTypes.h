@@ -63,8 +63,10 @@ struct SimulationParams {
     double burnRate = 0.5;    ///< fuel burnt per unit time where it burns (at most what is there)
     double burnHeat = 2.0;    ///< temperature released per unit of fuel burnt
     double burnSmoke = 0.5;   ///< density (smoke) released per unit of fuel burnt
-    double cooling = 0.0;     ///< fire: the fraction of its temperature the gas loses per unit time
-    double dissipation = 0.0; ///< fire: the fraction of its smoke (density) the gas loses per unit time
+    double cooling = 0.0;     ///< the fraction of its temperature the gas loses per unit time
+    double dissipation = 0.0; ///< the fraction of its smoke (density) the gas loses per unit time
+    double emitNoise = 0.0;   ///< the emitter's values vary by up to this fraction (kernels/EmitterNoise.h)
+    uint32_t seed = 0;        ///< the emitter noise's seed (scene `seed N`, --seed N)
     // linear solves
     double cgTolerance = 1e-5;                                         ///< relative residual ||r|| / ||b||
     Preconditioner pressurePreconditioner = Preconditioner::Multigrid; ///< smoke's pressure solve

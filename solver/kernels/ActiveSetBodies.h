@@ -63,20 +63,32 @@ struct RegionView {
     }
 };
 
-/// The seed test: density or temperature above the threshold, or a face velocity component
-/// whose difference from the scene's wind (zero: still air) is above speedLimit, the threshold
-/// times the largest such difference. Relative to the wind, so a uniform wind alone seeds nothing.
+/// The seed test: density, temperature or fuel above the threshold: the active set follows the
+/// smoke, not the air (docs/adaptive.md). With a scene's `adapt ... speed S`, also a face
+/// velocity component whose difference from the scene's wind (zero: still air) is above
+/// speedLimit, S times the largest such difference (relative to the wind, so a uniform wind
+/// alone seeds nothing); without it speedLimit is infinite.
 struct SeedTest {
     ScalarPairs scalars; ///< density and temperature
     const float *u, *v, *w;
     float threshold, speedLimit;
     float wind[3];
+    const float* fuel = nullptr; ///< fire scenes' fuel (null: none)
     __hostdev__ bool operator()(uint64_t i) const
     {
-        const float s = fmaxf(fabsf(u[i] - wind[0]), fmaxf(fabsf(v[i] - wind[1]), fabsf(w[i] - wind[2])));
         const DensityTemperature d = scalars.load(i);
-        return d.density > threshold || d.temperature > threshold || s > speedLimit;
+        if (d.density > threshold || d.temperature > threshold || (fuel && fuel[i] > threshold)) return true;
+        const float s = fmaxf(fabsf(u[i] - wind[0]), fmaxf(fabsf(v[i] - wind[1]), fabsf(w[i] - wind[2])));
+        return s > speedLimit;
     }
+};
+
+/// 1 where the density exceeds the threshold (an element sum of it counts the voxels that hold
+/// smoke: the timings' smoke_voxels, which the active set's size is measured against).
+struct DensityAbove {
+    ScalarPairs scalars;
+    float threshold;
+    __hostdev__ double operator()(uint64_t i) const { return scalars.load(i).density > threshold ? 1.0 : 0.0; }
 };
 
 /// out[i] = in[i] - value (the velocity relative to the wind, for its largest component).

@@ -133,10 +133,15 @@ __hostdev__ inline float tableDiag(const uint32_t* table, uint64_t i)
     return k;
 }
 
-/// JacobiSmooth's value at voxel i, its taps from a table.
+/// Whether voxel i of a level is fixed (held at 0, Dirichlet): its `fixed` array is null when
+/// the level has no fixed voxels (fixed-topology scenes).
+__hostdev__ inline bool isFixed(const float* fixed, uint64_t i) { return fixed && fixed[i] != 0.f; }
+
+/// JacobiSmooth's value at voxel i, its taps from a table; 0 at a fixed voxel.
 __hostdev__ inline float tableJacobi(const uint32_t* table, uint64_t i, const float* x, const float* b, float scale,
-                                     float omega)
+                                     float omega, const float* fixed)
 {
+    if (isFixed(fixed, i)) return 0.f;
     const float xi = x[i];
     const float ax = tableMinusLaplacian(table, i, x, xi);
     const float d = scale * tableDiag(table, i);
@@ -150,7 +155,8 @@ struct TableJacobi {
     const float* b;
     float* out;
     float scale, omega;
-    __hostdev__ void operator()(uint64_t i) const { out[i] = tableJacobi(table, i, x, b, scale, omega); }
+    const float* fixed; ///< the level's fixed voxels (null: none)
+    __hostdev__ void operator()(uint64_t i) const { out[i] = tableJacobi(table, i, x, b, scale, omega, fixed); }
 };
 
 /// Residual on a coarse level, its taps from the level's table. An element body.
@@ -160,10 +166,11 @@ struct TableResidual {
     const float* b;
     float* out;
     float scale;
+    const float* fixed; ///< the level's fixed voxels (null: none): residual 0
     __hostdev__ void operator()(uint64_t i) const
     {
         const float xi = x[i];
-        out[i] = b[i] - scale * tableMinusLaplacian(table, i, x, xi);
+        out[i] = isFixed(fixed, i) ? 0.f : b[i] - scale * tableMinusLaplacian(table, i, x, xi);
     }
 };
 
@@ -179,15 +186,16 @@ struct CoarsestJacobi {
     uint64_t n;
     float scale, omega;
     int sweeps;
+    const float* fixed; ///< the level's fixed voxels (null: none)
     __hostdev__ void operator()(int step, uint64_t i, float* scratch) const
     {
         float* even = scratch; // step 0's output, and every even step's
         float* odd = scratch + n;
         if (step == 0) {
-            even[i] = firstSweep(b[i], tableDiag(neighbours, i), scale / omega);
+            even[i] = isFixed(fixed, i) ? 0.f : firstSweep(b[i], tableDiag(neighbours, i), scale / omega);
         } else if (step <= sweeps) {
             const float* in = step % 2 ? even : odd;
-            (step % 2 ? odd : even)[i] = tableJacobi(neighbours, i, in, b, scale, omega);
+            (step % 2 ? odd : even)[i] = tableJacobi(neighbours, i, in, b, scale, omega, fixed);
         } else {
             x[i] = even[i];
         }
@@ -251,9 +259,31 @@ struct FirstSweep {
     const uint32_t* neighbours = nullptr; ///< the level's StoreCrossNeighbours table (its diagonal: tableDiag)
     float* sweep = nullptr;               ///< null: no sweep
     float diagScale = 0;
+    const float* fixed = nullptr; ///< the level's fixed voxels (null: none): sweep 0
     __hostdev__ void operator()(uint64_t i, float b) const
     {
-        if (sweep) sweep[i] = firstSweep(b, tableDiag(neighbours, i), diagScale);
+        if (sweep) sweep[i] = isFixed(fixed, i) ? 0.f : firstSweep(b, tableDiag(neighbours, i), diagScale);
+    }
+};
+
+/// A coarse voxel is fixed (pressure 0, Dirichlet) when one of its children is: the open
+/// boundary keeps its type on every level, so a level's operator is the fine one's shape
+/// (Dirichlet where the fine level touches open air, Neumann at walls) and not a pure-Neumann
+/// one whose near-constant modes the fine problem does not have (docs/solver.md). An element
+/// body on the coarse level; `above` is the level above's fixed array (the fine level's air).
+struct MarkCoarseFixed {
+    ChildTable children;
+    const float* above;
+    float* fixed;
+    __hostdev__ void operator()(uint64_t i) const
+    {
+        uint32_t kids[8];
+        children.half(i, 0, kids);
+        children.half(i, 1, kids + 4);
+        bool any = false;
+        for (int o = 0; o < 8; ++o)
+            any = any || (kids[o] && above[kids[o]] != 0.f);
+        fixed[i] = any ? 1.f : 0.f;
     }
 };
 

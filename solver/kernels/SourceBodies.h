@@ -7,6 +7,7 @@
 #pragma once
 
 #include "kernels/ActiveSetBodies.h"
+#include "kernels/EmitterNoise.h"
 #include "kernels/ScalarPairs.h"
 #include "vbm/TreeWalkStencils.h"
 #include <cmath>
@@ -23,7 +24,7 @@ struct Emit {
     float fuelValue = 0.f;
     __hostdev__ void operator()(uint64_t i) const
     {
-        if (flagAt(emitter, i)) { // the loads before the stores
+        if (emitter && flagAt(emitter, i)) { // the loads before the stores (null emitter: none)
             const DensityTemperature s = scalars.load(i);
             const float f = fuel ? fuel[i] : 0.f;
             scalars.store(i, {s.density > densityValue ? s.density : densityValue,
@@ -33,10 +34,35 @@ struct Emit {
     }
 };
 
+/// The emitter with seeded noise on its values (EmitterNoise.h): the noise needs the voxel's
+/// coordinate, so this is a voxel body, run before the sources' other passes (Emit's values are
+/// read nowhere else in them). Only emitter voxels do more than test a bit.
+struct EmitWithNoise {
+    const IndexGrid* grid;
+    Emit emit;
+    EmitterNoise noise;
+    __hostdev__ void operator()(uint64_t i, uint32_t leafIndex, uint16_t voxelOffset) const
+    {
+        if (!flagAt(emit.emitter, i)) return;
+        const float s = noise.scale(voxelCoord(grid, leafIndex, voxelOffset));
+        Emit e = emit;
+        e.densityValue *= s, e.temperatureValue *= s, e.fuelValue *= s;
+        e(i);
+    }
+};
+
+/// Smoke's decay (temperature times `keepHeat`, 1 - dt*cooling; density times `keepSmoke`,
+/// 1 - dt*dissipation) in scenes without fuel: Burn without the burning.
+__hostdev__ inline DensityTemperature decayed(const DensityTemperature& s, float keepHeat, float keepSmoke)
+{
+    return {keepSmoke == 1.f ? s.density : s.density * keepSmoke,
+            keepHeat == 1.f ? s.temperature : s.temperature * keepHeat};
+}
+
 /// Combustion: the gas first cools and its smoke thins (temperature times `keepHeat`, 1 -
 /// dt*cooling; density times `keepSmoke`, 1 - dt*dissipation), then where the temperature
 /// exceeds `ignition`, b = min(fuel, dtRate) of the fuel burns and releases heat*b of temperature
-/// and smoke*b of density. fuel null: no fire (a no-op).
+/// and smoke*b of density. fuel null: no fire, only the decay (a no-op when both keeps are 1).
 struct Burn {
     float* fuel = nullptr;
     ScalarPairs scalars; ///< density and temperature
@@ -44,10 +70,13 @@ struct Burn {
     float keepHeat = 1.f, keepSmoke = 1.f;
     __hostdev__ void operator()(uint64_t i) const
     {
-        if (!fuel) return;
+        if (!fuel) {
+            if (keepHeat != 1.f || keepSmoke != 1.f) scalars.store(i, decayed(scalars.load(i), keepHeat, keepSmoke));
+            return;
+        }
         const DensityTemperature s = scalars.load(i);
-        const float t = keepHeat == 1.f ? s.temperature : s.temperature * keepHeat;
-        const float d = keepSmoke == 1.f ? s.density : s.density * keepSmoke;
+        const DensityTemperature k = decayed(s, keepHeat, keepSmoke);
+        const float t = k.temperature, d = k.density;
         const float f = fuel[i];
         if (!(f > 0.f) || !(t > ignition)) {
             scalars.store(i, {d, t});
