@@ -9,7 +9,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 fluid="$root/build/bin/vbm-fluid"
 backend=cpu out="$root/docs/images" stills=1 animation=1
-scenes="heat-shell:2000 heat-block:300 smoke-plume:500 smoke-open:400 fire:400 fire-small:400"
+scenes="heat-shell:2000 heat-block:300 smoke-plume:500 smoke-open:300 fire:300 fire-small:300"
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) backend=$2; shift 2 ;;
@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -x "$fluid" ] || { echo "make-pictures.sh: $fluid is missing: build first (scripts/run.sh)" >&2; exit 1; }
-if ! command -v convert >/dev/null; then
+if [ $animation = 1 ] && ! command -v convert >/dev/null; then # only the animation needs it
   echo "[pictures] installing imagemagick" >&2
   { apt-get update -q && apt-get install -y -q imagemagick; } >/dev/null || {
     echo "make-pictures.sh: could not install imagemagick (apt-get); install it and run again" >&2; exit 1; }

@@ -378,9 +378,33 @@ TEST(HeadlessSummary, TimingsFileHasRebuildRowsAndActiveVoxelsPerFrame)
     const fs::path csv = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-made.csv");
     EXPECT_EQ(vbm::app::writeTimings(csv.string(), t), size_t(5 * 4 + 4));
     const std::string text = readAll(csv);
-    EXPECT_NE(text.find("\n2,computeBoxStencil,rebuild topology,4,,,1100\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("\n1,computeBoxStencil,diffusion,10,,,1000\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("\n4,computeBoxStencil,frame,11,,,1100\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n2,computeBoxStencil,rebuild topology,4,,,1100,0\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n1,computeBoxStencil,diffusion,10,,,1000,0\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n4,computeBoxStencil,frame,11,,,1100,0\n"), std::string::npos) << text;
     EXPECT_EQ(text.find("\n1,computeBoxStencil,rebuild"), std::string::npos) << text;
     fs::remove(csv);
+}
+
+// --seed replaces the scene's seed of the emitter noise: the same seed, the same bits (the
+// scene's own seed is 3 here); another seed, other bits; and it is recorded in the timings.
+TEST(VbmFluidCli, SeedChangesTheEmitterNoiseAndNothingElse)
+{
+    const fs::path scene =
+        writeFile("noisy.scene", "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\nemit_noise 0.5\nseed 3\n");
+    const fs::path json = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-seed.json");
+    const auto hashOf = [&](const std::string& extra) {
+        const CommandResult r = fluid("--headless --backend cpu --render none --fields-hash --frames 4 --scene " +
+                                      scene.string() + extra);
+        EXPECT_EQ(r.code, 0) << r.out;
+        std::smatch m;
+        EXPECT_TRUE(std::regex_search(r.out, m, std::regex("fields hash: ([0-9a-f]{16})"))) << r.out;
+        return m.empty() ? std::string() : m[1].str();
+    };
+    const std::string own = hashOf("");
+    EXPECT_EQ(hashOf(" --seed 3"), own);
+    EXPECT_NE(hashOf(" --seed 4 --timings " + json.string()), own);
+    EXPECT_NE(readAll(json).find("\"seed\": 4,"), std::string::npos);
+    EXPECT_EQ(fluid("--headless --seed -1").code, 2);
+    EXPECT_EQ(fluid("--headless --seed x").code, 2);
+    fs::remove(json);
 }

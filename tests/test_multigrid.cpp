@@ -300,3 +300,25 @@ TEST(Multigrid, ProlongationOntoTheFirstSweepIsTheStoredSweepAddedTo)
         EXPECT_GT(moved, (p.fineCount - 1) / 2);
     }
 }
+
+TEST(Multigrid, ACoarseVoxelIsFixedWhenOneOfItsChildrenIs)
+{
+    // open boundaries keep their type on every level (docs/solver.md): against the children
+    // found by accessor lookups
+    const LevelPair p = makeLevels();
+    std::mt19937 rng(5);
+    const std::vector<float> air = randomFixed(p.fineCount, rng);
+    std::vector<float> fixed(p.coarseCount, -1.f);
+    const MarkCoarseFixed mark{p.table(), air.data(), fixed.data()};
+    uint64_t marked = 0;
+    for (uint64_t i = 1; i < p.coarseCount; ++i) {
+        mark(i);
+        bool any = false;
+        for (int o = 0; o < 8; ++o)
+            any = any || (p.children[8 * i + o] && air[p.children[8 * i + o]] != 0.f);
+        ASSERT_EQ(fixed[i], any ? 1.f : 0.f) << "coarse voxel " << i;
+        marked += any;
+    }
+    EXPECT_GT(marked, 0u);
+    EXPECT_LT(marked, p.coarseCount - 1);
+}

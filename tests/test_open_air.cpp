@@ -4,6 +4,9 @@
 // the built-in open scenes for 300 steps, the emitter noise, and the statements' errors.
 #include "ActiveSetRebuild.h"
 #include "AdaptChecks.h"
+#include "ExecRegion.h"
+#include "HostExec.h"
+#include "Multigrid.h"
 #include "Solver.h"
 #include "kernels/ActiveSetBodies.h"
 #include "kernels/EmitterNoise.h"
@@ -12,6 +15,7 @@
 
 #include <cmath>
 #include <map>
+#include <random>
 #include <string>
 
 using namespace vbm;
@@ -141,6 +145,50 @@ TEST(OpenAir, NothingAboveTheThresholdIsLostAtTheSetsEdge)
             }
         EXPECT_LE(dropped, double(t) * double(count) + 1e-9);
         EXPECT_GT(edge, 0u);
+    }
+}
+
+TEST(OpenAir, TheVCycleWithOpenCoarseLevelsIsSymmetric)
+{
+    // an open plume's first set: air cells round it, fixed voxels on every coarse level
+    const Scene scene = parseScene("kind smoke\ndomain open\nadapt every 2 margin 4 threshold 0.05\n"
+                                   "emitter sphere 0 12 0 10\n",
+                                   "symmetry");
+    HostExec exec;
+    StencilRunner<HostExec> run(exec, {});
+    ExecRegion<HostExec> region(scene.region);
+    Domain<HostExec> domain(run, scene.grid, true, &region.view());
+    ASSERT_GE(domain.levels().size(), 2u);
+    for (const auto& level : domain.levels())
+        ASSERT_NE(level.fixed(), nullptr);
+    Multigrid<HostExec> mg(run, domain);
+    const uint64_t n = domain.valueCount();
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    const auto random = [&] {
+        std::vector<float> v(n, 0.f);
+        for (uint64_t i = 1; i < n; ++i)
+            v[i] = domain.air()[i] != 0.f ? 0.f : u(rng);
+        return v;
+    };
+    const auto apply = [&](std::vector<float> r) {
+        std::vector<float> z(n, 0.f), sweep(n, 0.f), residual(n, 0.f), coarse(n, 0.f);
+        mg.precondition(z.data(), r.data(), sweep.data(), residual.data(), coarse.data(), nullptr, false);
+        return z;
+    };
+    const auto dot = [&](const std::vector<float>& x, const std::vector<float>& y) {
+        double s = 0;
+        for (uint64_t i = 1; i < n; ++i)
+            s += double(x[i]) * double(y[i]);
+        return s;
+    };
+    for (int k = 0; k < 3; ++k) {
+        const std::vector<float> a = random(), b = random();
+        const std::vector<float> ma = apply(a), mb = apply(b);
+        EXPECT_NEAR(dot(ma, b), dot(a, mb), 1e-4 * std::fabs(dot(ma, b))) << "pair " << k;
+        EXPECT_GT(dot(ma, a), 0.0) << "positive";
+        for (uint64_t i = 1; i < n; ++i)
+            if (domain.air()[i] != 0.f) ASSERT_EQ(ma[i], 0.f) << "an air cell moved";
     }
 }
 
