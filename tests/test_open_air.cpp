@@ -118,7 +118,7 @@ TEST(OpenAir, NothingAboveTheThresholdIsLostAtTheSetsEdge)
                             "emit_noise 0.5\nvorticity 0.2\n",
                         "edge"),
              Backend::Cpu);
-    for (int k = 0; k < 120; ++k) {
+    for (int k = 0; k < 80; ++k) {
         const auto before = densityByCoord(s);
         s.step();
         const auto after = densityByCoord(s);
