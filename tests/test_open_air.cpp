@@ -188,7 +188,9 @@ TEST(OpenAir, TheVCycleWithOpenCoarseLevelsIsSymmetric)
         EXPECT_NEAR(dot(ma, b), dot(a, mb), 1e-4 * std::fabs(dot(ma, b))) << "pair " << k;
         EXPECT_GT(dot(ma, a), 0.0) << "positive";
         for (uint64_t i = 1; i < n; ++i)
-            if (domain.air()[i] != 0.f) ASSERT_EQ(ma[i], 0.f) << "an air cell moved";
+            if (domain.air()[i] != 0.f) {
+                ASSERT_EQ(ma[i], 0.f) << "an air cell moved";
+            }
     }
 }
 
