@@ -51,10 +51,12 @@ options:
                           above 1, wide substeps that reach up to 7 voxels (one substep where
                           the box taps need seven; results differ from 1's: docs/solver.md
                           "Wide substeps"); default: the scene's max_cfl (1)
-  --tap-table on|off      store each voxel's 6 cross neighbours once (24 B per voxel more) and
+  --tap-table auto|on|off store each voxel's 6 cross neighbours once (24 B per voxel more) and
                           read them in every Laplacian-type pass instead of resolving them
                           again: faster, bitwise the same results (docs/solver.md "The voxel
-                          tap table"); default: the scene's tap_table (off)
+                          tap table"); auto (the scenes' default) turns it on when every
+                          configuration's solver fits in 90% of the free memory with it;
+                          off trades that speed for 24 B per voxel of room
   --render offscreen|none render each frame offscreen with Vulkan (default), or not at all
   --interop auto|on|off   how the field reaches the renderer: shared CUDA-Vulkan memory
                           (no host copies; needs the CUDA backend and the Vulkan device to be
@@ -207,7 +209,8 @@ const std::pair<const char*, FlagReader> Flags[] = {
      }},
     {"--tap-table",
      [](ArgReader& r, Options& o) {
-         o.tapTable = r.choice({"off", "on"}) == "on";
+         const std::string c = r.choice({"auto", "off", "on"});
+         o.tapTable = c == "auto" ? TapTableMode::Auto : c == "on" ? TapTableMode::On : TapTableMode::Off;
      }},
     {"--interop",
      [](ArgReader& r, Options& o) {

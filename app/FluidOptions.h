@@ -24,7 +24,7 @@ struct Options {
     int log2BlockWidth = 7;
     std::optional<ScalarStorage> scalars; ///< --scalars float|half: smoke's density and temperature storage
     std::optional<double> maxCfl;         ///< --max-cfl X: smoke's CFL limit per advection substep (scene max_cfl)
-    std::optional<bool> tapTable;         ///< --tap-table on|off: store the fine level's cross taps (scene tap_table)
+    std::optional<TapTableMode> tapTable; ///< --tap-table auto|on|off: store the fine level's cross taps (scene tap_table)
     std::string render = "offscreen";     ///< offscreen (Vulkan compute, no window) or none
     bool renderExplicit = false;          ///< --render given: a failure to render is an error, not a note
     std::string interop = "auto"; ///< auto (shared CUDA-Vulkan memory where possible), on (required), off (staging)

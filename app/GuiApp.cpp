@@ -73,7 +73,7 @@ void runScriptCommand(GuiState& s, const ScriptCommand& c)
         s.scalars = c.argument == "half" ? ScalarStorage::Half : ScalarStorage::Float;
         s.reset = true;
     } else if (c.command == "tap-table") {
-        s.tapTable = c.argument == "on";
+        s.tapTable = c.argument == "on" ? TapTableMode::On : TapTableMode::Off;
         s.reset = true;
     } else if (c.command == "quit")
         s.quit = true;
@@ -218,7 +218,7 @@ void WindowApp::buildPanels()
     mPanel.renderPath = "field path: " + r.pathDescription();
     mPanel.kind = mSession->scene().kind;
     mPanel.scalars = mSession->scene().scalars;
-    mPanel.tapTable = mSession->scene().tapTable;
+    mPanel.tapTable = mSession->scene().tapTable == TapTableMode::On;
     const MemoryReport memory = solver.memory();
     mPanel.bytesPerVoxel = memory.perVoxel(memory.total());
     mPanel.voxels = solver.activeVoxels();
@@ -244,7 +244,8 @@ void WindowApp::reloadScene()
     mState.reset = false;
     const MemoryReport memory = mSession->solver().memory();
     std::printf("reloaded: %s on %s, %.1f B per voxel%s\n", mSession->scene().name.c_str(), backendName(mState.backend),
-                memory.perVoxel(memory.total()), mSession->scene().tapTable ? ", cross taps stored" : "");
+                memory.perVoxel(memory.total()),
+                mSession->scene().tapTable == TapTableMode::On ? ", cross taps stored" : "");
 }
 
 void WindowApp::exportFields()

@@ -107,8 +107,9 @@ void tapTableChoice(GuiState& s, const PanelInfo& info)
     ImGui::Checkbox("store the cross taps", &on);
     help("Each voxel's 6 neighbours stored once (24 B per voxel more) and read by every Laplacian-type pass "
          "instead of resolving them again: a faster pressure solve, bitwise the same results; the resolver "
-         "then only fills the table (docs/solver.md). A change restarts the scene.");
-    if (on != info.tapTable) s.tapTable = on, s.reset = true;
+         "then only fills the table, so untick it to compare the resolvers' pressure solves (docs/solver.md). "
+         "On by default where it fits. A change restarts the scene.");
+    if (on != info.tapTable) s.tapTable = on ? TapTableMode::On : TapTableMode::Off, s.reset = true;
 }
 
 void simulationPanel(GuiState& s, const PanelInfo& info)

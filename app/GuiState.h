@@ -17,8 +17,8 @@ struct GuiState {
     /// script); unset: each scene's own. A change reloads; heat scenes ignore it.
     std::optional<ScalarStorage> scalars;
     /// The voxel tap table as the user picked it (--tap-table, the panel, the script); unset:
-    /// each scene's own. A change reloads.
-    std::optional<bool> tapTable;
+    /// each scene's own (auto: on when it fits). A change reloads.
+    std::optional<TapTableMode> tapTable;
     bool playing = true;
 
     // One-shot requests, cleared by the loop once handled.

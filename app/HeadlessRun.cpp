@@ -1,13 +1,13 @@
 // The headless run (see HeadlessRun.h): set up a session with an offscreen target, print what
 // runs where, run the frames, then the summary table and the files asked for.
 #include "HeadlessRun.h"
-
 #include "CommandLine.h"
 #include "DeviceQueries.h"
 #include "OffscreenTarget.h"
 #include "PngFile.h"
 #include "SceneSetup.h"
 #include "Session.h"
+#include "SetupProgress.h"
 #include "TimingSummary.h"
 #include "TimingsFile.h"
 
@@ -87,12 +87,13 @@ void printHeader(const Options& o, const Session& session, const std::string& re
                 session.scene().kind == SimulationKind::Heat ? "heat" : "smoke",
                 (unsigned long long)first.activeVoxels(), (unsigned long long)first.blockCount(),
                 1 << o.log2BlockWidth);
-    std::printf("  memory:     %.1f B per voxel (grid+VBM %.1f, fields %.1f, temporaries %.1f) per configuration\n",
-                mem.perVoxel(mem.total()), mem.perVoxel(mem.gridAndVbm), mem.perVoxel(mem.fields),
+    std::printf("  memory:     %.1f B per voxel (grid+VBM%s %.1f, fields %.1f, temporaries %.1f) per configuration\n",
+                mem.perVoxel(mem.total()), first.tapTable() ? "+taps" : "", mem.perVoxel(mem.gridAndVbm), mem.perVoxel(mem.fields),
                 mem.perVoxel(mem.temporaries));
-    if (session.scene().tapTable)
-        std::printf("  taps:       the fine level's cross taps stored (24 B per voxel), read by every "
-                    "Laplacian-type pass\n");
+    std::printf("  tap table:  %s%s\n", session.tapTablePlan().why.c_str(),
+                session.tapTablePlan().on ? "; read by every Laplacian-type pass" : "");
+    std::printf("  set-up:     %.2f s, peak host memory %.2f GB\n", session.setupSeconds(),
+                double(peakHostBytes()) / 1e9);
     if (session.scene().kind == SimulationKind::Smoke) {
         std::printf("  scalars:    density and temperature as %s\n", session.scene().scalars == ScalarStorage::Half
                                                                          ? "half pairs (one 32-bit element per voxel)"

@@ -4,7 +4,9 @@
 #include "CommandLine.h"
 #include "CudaInterop.h"
 #include "FieldExport.h"
+#include "MemoryPlan.h"
 #include "SceneSetup.h"
+#include "SetupProgress.h"
 
 #include <algorithm>
 #include <chrono>
@@ -25,14 +27,36 @@ render::FieldMemory fieldMemory(Backend b)
 
 Session::Session(const std::string& sceneName, Backend backend, const std::vector<NamedChoice>& configs,
                  SceneOverrides overrides)
-    : mOverrides(overrides), mScene(loadWithOverrides(sceneName, true)), mBackend(backend)
+    : mOverrides(overrides), mBackend(backend)
 {
+    SetupProgress progress;
+    mScene = loadWithOverrides(sceneName, true, int(configs.size()), progress);
+    progress.report("building the solver (the grid, its VBMs, the multigrid levels, the fields)", -1);
     makeSolvers(configs);
+    mSetupSeconds = progress.seconds();
 }
 
-Scene Session::loadWithOverrides(const std::string& sceneName, bool strict) const
+Scene Session::loadWithOverrides(const std::string& sceneName, bool strict, int configurations,
+                                 SetupProgress& progress)
 {
-    Scene scene = loadScene(sceneName);
+    const MemoryOffer offer = memoryOffer(mBackend);
+    SceneBuildHooks hooks;
+    hooks.beforeBuild = [&](Scene& scene, double voxels) {
+        applyOverrides(scene, sceneName, strict);
+        if (const std::string why = memoryRefusal(scene, voxels, configurations, offer); !why.empty())
+            throw SceneError(sceneName + ": " + why);
+    };
+    hooks.progress = [&](const char* what, double fraction) { progress.report(what, fraction); };
+    Scene scene = loadScene(sceneName, hooks);
+    applyOverrides(scene, sceneName, strict);
+    const double voxels = double(scene.grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount());
+    mTapTablePlan = planTapTable(scene, voxels, configurations, offer);
+    scene.tapTable = mTapTablePlan.on ? TapTableMode::On : TapTableMode::Off; // every configuration the same
+    return scene;
+}
+
+void Session::applyOverrides(Scene& scene, const std::string& sceneName, bool strict) const
+{
     const std::optional<ScalarStorage>& scalars = mOverrides.scalars;
     const std::optional<double>& maxCfl = mOverrides.maxCfl;
     if (mOverrides.tapTable) scene.tapTable = *mOverrides.tapTable;
@@ -45,7 +69,6 @@ Scene Session::loadWithOverrides(const std::string& sceneName, bool strict) cons
     } else if (strict && maxCfl) {
         throw cli::UsageError("--max-cfl is for smoke scenes; '" + sceneName + "' is a heat scene");
     }
-    return scene;
 }
 
 Session::~Session() = default;
@@ -92,15 +115,16 @@ void Session::attachRenderer(std::unique_ptr<render::VulkanContext> vk, std::uni
 }
 
 void Session::reload(const std::string& sceneName, Backend backend, const StencilChoice& choice,
-                     std::optional<ScalarStorage> scalars, std::optional<bool> tapTable)
+                     std::optional<ScalarStorage> scalars, std::optional<TapTableMode> tapTable)
 {
     if (scalars) mOverrides.scalars = scalars;
     if (tapTable) mOverrides.tapTable = tapTable;
     if (mVulkan) render::checkVk(vkDeviceWaitIdle(mVulkan->device()), "vkDeviceWaitIdle (loading a scene)");
     mRenderer.reset();
     mSolvers.clear();
-    mScene = loadWithOverrides(sceneName, false);
     mBackend = backend;
+    SetupProgress progress;
+    mScene = loadWithOverrides(sceneName, false, 1, progress);
     makeSolvers({{resolverName(choice.laplacian), choice}});
     if (mVulkan) makeRenderer(false); // a live switch falls back to staging rather than stop the window
     mView.look.log2BlockWidth = choice.log2BlockWidth;

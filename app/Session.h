@@ -7,6 +7,7 @@
 #pragma once
 
 #include "FrameTimings.h"
+#include "MemoryPlan.h"
 #include "OrbitCamera.h"
 #include "RenderTarget.h"
 #include "ResolverChoice.h"
@@ -22,6 +23,8 @@
 #include <vector>
 
 namespace vbm::app {
+
+class SetupProgress;
 
 /// What the renderer looks through, and how the volume looks.
 struct View {
@@ -39,7 +42,7 @@ struct FrameRequest {
 struct SceneOverrides {
     std::optional<ScalarStorage> scalars; ///< --scalars: the scene's scalar_storage
     std::optional<double> maxCfl;         ///< --max-cfl: the scene's max_cfl
-    std::optional<bool> tapTable;         ///< --tap-table: the scene's tap_table (every kind)
+    std::optional<TapTableMode> tapTable; ///< --tap-table: the scene's tap_table (every kind)
     std::optional<uint32_t> seed;         ///< --seed: the scene's seed (the emitter noise's)
 };
 
@@ -64,7 +67,7 @@ public:
     /// `scalars`, when given, replaces the constructor's; it applies to smoke scenes (heat ones keep float).
     /// `tapTable`, when given, replaces the constructor's (every scene).
     void reload(const std::string& sceneName, Backend backend, const StencilChoice& choice,
-                std::optional<ScalarStorage> scalars = {}, std::optional<bool> tapTable = {});
+                std::optional<ScalarStorage> scalars = {}, std::optional<TapTableMode> tapTable = {});
 
     /// One frame: every solver steps (if asked), the first one's field goes to the renderer when
     /// it changed, and the renderer draws into the target. Returns one record per solver; the
@@ -92,6 +95,10 @@ public:
     /// Whether every solver's fields are bitwise those of the first.
     bool fieldsIdentical() const;
 
+    /// Whether the solvers store their cross taps, and why (the header's line).
+    const TapTablePlan& tapTablePlan() const { return mTapTablePlan; }
+    /// Seconds from the start of loading the scene to the solvers' being ready.
+    double setupSeconds() const { return mSetupSeconds; }
     /// The scene as loaded: its grid is the starting topology; the current one is solver().grid().
     const Scene& scene() const { return mScene; }
     Backend backend() const { return mBackend; }
@@ -122,13 +129,19 @@ private:
     /// last took one; returns the bytes that copy moved off the solver's device (0 on the CPU).
     uint64_t updateRendererGrid();
 
-    /// The scene named, with the scalar storage override applied (strict: a heat scene and half
-    /// storage are a cli::UsageError; else heat keeps float).
-    Scene loadWithOverrides(const std::string& sceneName, bool strict) const;
+    /// The scene named, with the overrides applied, after the memory check (a SceneError names
+    /// the voxels and bytes when `configurations` solvers would not fit) and with the tap table's
+    /// mode resolved for all of them (tapTablePlan()).
+    Scene loadWithOverrides(const std::string& sceneName, bool strict, int configurations, SetupProgress& progress);
+    /// The command line's settings on `scene` (strict: half storage or a max CFL on a heat scene
+    /// is a cli::UsageError; else heat keeps its own).
+    void applyOverrides(Scene& scene, const std::string& sceneName, bool strict) const;
 
     SceneOverrides mOverrides; ///< --scalars and --max-cfl, applied to every scene loaded
-    Scene mScene;
     Backend mBackend;
+    Scene mScene;
+    TapTablePlan mTapTablePlan;
+    double mSetupSeconds = 0;
     std::vector<NamedSolver> mSolvers;
     std::vector<FrameTimings> mRecords; ///< the last frame's, one per solver
     int mFrame = 0, mSteps = 0;

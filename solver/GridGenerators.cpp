@@ -10,23 +10,28 @@
 
 namespace vbm {
 
-HostGridHandle indexGridFromCoords(const std::vector<nanovdb::Coord>& coords)
+HostGridHandle indexGridFromCoords(const std::vector<nanovdb::Coord>& coords, const BuildProgress& progress)
 {
     nanovdb::tools::build::Grid<float> grid(0.f);
     auto acc = grid.getAccessor();
-    for (const auto& ijk : coords)
-        acc.setValue(ijk, 1.f);
+    constexpr size_t Chunk = size_t(1) << 22;
+    for (size_t n = 0; n < coords.size(); ++n) {
+        if (progress && n % Chunk == 0) progress("placing voxels in the grid builder", double(n) / double(coords.size()));
+        acc.setValue(coords[n], 1.f);
+    }
+    if (progress) progress("converting to a NanoVDB index grid", 0.0);
     // channels 0, no stats, no tile values: leaves are indexed contiguously from 1.
     return nanovdb::tools::createNanoGrid<nanovdb::tools::build::Grid<float>, nanovdb::ValueOnIndex>(grid, 0u, false,
                                                                                                      false);
 }
 
-HostGridHandle makeSphereShell(double radius, double thickness, nanovdb::Coord centre)
+HostGridHandle makeSphereShell(double radius, double thickness, nanovdb::Coord centre, const BuildProgress& progress)
 {
     std::vector<nanovdb::Coord> coords;
     const double rIn = radius - thickness / 2, rOut = radius + thickness / 2;
     const int b = int(std::ceil(rOut)) + 1;
-    for (int i = -b; i <= b; ++i)
+    for (int i = -b; i <= b; ++i) {
+        if (progress) progress("listing the domain's voxels", double(i + b) / double(2 * b + 1));
         for (int j = -b; j <= b; ++j) {
             const double r2 = double(i) * i + double(j) * j;
             if (r2 >= rOut * rOut) continue;
@@ -40,7 +45,8 @@ HostGridHandle makeSphereShell(double radius, double thickness, nanovdb::Coord c
                 if (r >= rIn && r < rOut) coords.emplace_back(centre[0] + i, centre[1] + j, centre[2] + k);
             }
         }
-    return indexGridFromCoords(coords);
+    }
+    return indexGridFromCoords(coords, progress);
 }
 
 HostGridHandle makeBenchmarkShell() { return makeSphereShell(160.0, 4.0); }

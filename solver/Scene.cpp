@@ -27,7 +27,8 @@ const std::pair<const char*, const char*> BuiltinScenes[] = {
 };
 
 /// parseScene, and with `runnable` the checks of a scene about to run (defined below).
-Scene parseText(const std::string& text, const std::string& source, const std::string& baseDir, bool runnable);
+Scene parseText(const std::string& text, const std::string& source, const std::string& baseDir, bool runnable,
+                const SceneBuildHooks& hooks);
 
 } // namespace
 
@@ -39,11 +40,11 @@ std::vector<std::string> builtinSceneNames()
     return names;
 }
 
-Scene loadScene(const std::string& nameOrPath)
+Scene loadScene(const std::string& nameOrPath, const SceneBuildHooks& hooks)
 {
     for (const auto& s : BuiltinScenes)
         if (nameOrPath == s.first) {
-            Scene scene = parseText(s.second, std::string("built-in scene ") + s.first, ".", true);
+            Scene scene = parseText(s.second, std::string("built-in scene ") + s.first, ".", true, hooks);
             scene.name = s.first;
             return scene;
         }
@@ -62,7 +63,7 @@ Scene loadScene(const std::string& nameOrPath)
     std::stringstream text;
     text << in.rdbuf();
     const std::filesystem::path p(nameOrPath);
-    Scene scene = parseText(text.str(), nameOrPath, p.has_parent_path() ? p.parent_path().string() : ".", true);
+    Scene scene = parseText(text.str(), nameOrPath, p.has_parent_path() ? p.parent_path().string() : ".", true, hooks);
     scene.name = p.stem().string();
     return scene;
 }
@@ -263,7 +264,8 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
                 pick<ScalarStorage>(source, l, {{"float", ScalarStorage::Float}, {"half", ScalarStorage::Half}});
             deferred.settingLines[key] = l.number;
         } else if (key == "tap_table") {
-            scene.tapTable = pick<bool>(source, l, {{"off", false}, {"on", true}});
+            scene.tapTable = pick<TapTableMode>(
+                source, l, {{"auto", TapTableMode::Auto}, {"off", TapTableMode::Off}, {"on", TapTableMode::On}});
         } else if (key == "pressure_preconditioner") {
             scene.params.pressurePreconditioner = pick<Preconditioner>(
                 source, l, {{"multigrid", Preconditioner::Multigrid}, {"jacobi", Preconditioner::Jacobi}});
@@ -336,7 +338,8 @@ void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
 }
 
 /// parseScene, and with `runnable` checkRunnable too.
-Scene parseText(const std::string& text, const std::string& source, const std::string& baseDir, bool runnable)
+Scene parseText(const std::string& text, const std::string& source, const std::string& baseDir, bool runnable,
+                const SceneBuildHooks& hooks)
 {
     const std::vector<Line> lines = splitLines(text);
     Scene scene;
@@ -350,10 +353,16 @@ Scene parseText(const std::string& text, const std::string& source, const std::s
         if (scene.kind != SimulationKind::Smoke) fail(source, d.number, "an open domain is for smoke scenes");
         if (!deferred.adapt) scene.adapt = DefaultOpenAdaptation;
         scene.grid = openDomain(source, d, deferred.floor, scene, smoke);
+        if (hooks.beforeBuild)
+            hooks.beforeBuild(scene, double(scene.grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount()));
     } else {
         if (deferred.floor)
             fail(source, deferred.floor->number, "'floor' is for open domains ('domain open'): other domains have walls");
-        scene.grid = buildDomain(source, d, deferred.removes, baseDir, scene.region.obstacles);
+        const DomainHooks domainHooks{[&](double voxels) {
+                                          if (hooks.beforeBuild) hooks.beforeBuild(scene, voxels);
+                                      },
+                                      hooks.progress};
+        scene.grid = buildDomain(source, d, deferred.removes, baseDir, scene.region.obstacles, domainHooks);
         if (scene.adapt.enabled()) { // the loaded domain bounds where voxels may become active
             scene.region.within = scene.grid.copy<nanovdb::HostBuffer>();
             scene.region.box = scene.grid.grid<nanovdb::ValueOnIndex>()->indexBBox();
@@ -370,9 +379,10 @@ Scene parseText(const std::string& text, const std::string& source, const std::s
 
 } // namespace
 
-Scene parseScene(const std::string& text, const std::string& source, const std::string& baseDir)
+Scene parseScene(const std::string& text, const std::string& source, const std::string& baseDir,
+                 const SceneBuildHooks& hooks)
 {
-    return parseText(text, source, baseDir, false);
+    return parseText(text, source, baseDir, false, hooks);
 }
 
 } // namespace vbm

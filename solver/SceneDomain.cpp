@@ -66,7 +66,7 @@ void checkVoxelCount(const std::string& source, const Line& d, double count)
 }
 
 /// The voxels of `domain box` or `domain sphere`, in x, y, z order.
-CoordList boxOrSphereVoxels(const std::string& source, const Line& d)
+CoordList boxOrSphereVoxels(const std::string& source, const Line& d, const DomainHooks& hooks)
 {
     const bool sphere = d.words[1] == "sphere";
     double b[6];
@@ -86,13 +86,17 @@ CoordList boxOrSphereVoxels(const std::string& source, const Line& d)
     }
     if (!(b[3] > b[0] && b[4] > b[1] && b[5] > b[2])) fail(source, d.number, "the box is empty");
     checkVoxelCount(source, d, count);
+    if (hooks.beforeBuild) hooks.beforeBuild(count);
     CoordList coords;
-    for (int i = int(b[0]); i < int(b[3]); ++i)
+    coords.reserve(size_t(count * 1.02) + 64);
+    for (int i = int(b[0]); i < int(b[3]); ++i) {
+        if (hooks.progress) hooks.progress("listing the domain's voxels", (i - b[0]) / (b[3] - b[0]));
         for (int j = int(b[1]); j < int(b[4]); ++j)
             for (int k = int(b[2]); k < int(b[5]); ++k) {
                 if (sphere && !solver::insideBall({s[0], s[1], s[2], s[3]}, nanovdb::Coord(i, j, k))) continue;
                 coords.emplace_back(i, j, k);
             }
+    }
     return coords;
 }
 
@@ -109,7 +113,7 @@ CoordList gridVoxels(const IndexGrid* g)
 } // namespace
 
 HostGridHandle buildDomain(const std::string& source, const Line& d, const std::vector<const Line*>& removes,
-                           const std::string& baseDir, const std::vector<Ball>& obstacles)
+                           const std::string& baseDir, const std::vector<Ball>& obstacles, const DomainHooks& hooks)
 {
     // obstacles[k] is removes[k]'s ball (collectBalls)
     if (d.words.size() < 2) fail(source, d.number, "'domain' needs a shape: shell, box, sphere, nvdb or open");
@@ -121,10 +125,12 @@ HostGridHandle buildDomain(const std::string& source, const Line& d, const std::
         const double r = number(source, d, 2), t = number(source, d, 3);
         if (!(r > 0 && t > 0 && r < 1e5)) fail(source, d.number, "shell needs a positive radius and thickness");
         const double outer = r + t / 2 + 1, inner = std::max(0.0, r - t / 2 - 1);
-        checkVoxelCount(source, d, 4.0 / 3.0 * 3.14159265358979 * (outer * outer * outer - inner * inner * inner));
-        grid = makeSphereShell(r, t);
+        const double count = 4.0 / 3.0 * 3.14159265358979 * (outer * outer * outer - inner * inner * inner);
+        checkVoxelCount(source, d, count);
+        if (hooks.beforeBuild) hooks.beforeBuild(count);
+        grid = makeSphereShell(r, t, nanovdb::Coord(0), hooks.progress);
     } else if (shape == "box" || shape == "sphere") {
-        coords = boxOrSphereVoxels(source, d);
+        coords = boxOrSphereVoxels(source, d, hooks);
     } else if (shape == "nvdb") {
         expectCount(source, d, 4);
         if (d.words[3] != "interior" && d.words[3] != "band")
@@ -133,6 +139,7 @@ HostGridHandle buildDomain(const std::string& source, const Line& d, const std::
         if (p.is_relative()) p = std::filesystem::path(baseDir) / p;
         if (!std::filesystem::exists(p)) fail(source, d.number, p.string() + ": no such file");
         coords = levelSetVoxels(p.string(), d.words[3] == "interior", source, d.number);
+        if (hooks.beforeBuild) hooks.beforeBuild(double(coords.size()));
     } else {
         fail(source, d.number, "unknown domain shape '" + shape + "' (shell, box, sphere, nvdb or open)");
     }
@@ -145,7 +152,7 @@ HostGridHandle buildDomain(const std::string& source, const Line& d, const std::
     }
     if (!coords.empty()) {
         checkVoxelCount(source, d, double(coords.size()));
-        grid = indexGridFromCoords(coords);
+        grid = indexGridFromCoords(coords, hooks.progress);
     }
     const IndexGrid* g = grid.grid<nanovdb::ValueOnIndex>();
     if (!g || g->activeVoxelCount() == 0) fail(source, d.number, "the domain has no voxels");

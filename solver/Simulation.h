@@ -23,10 +23,10 @@ namespace vbm::solver {
 template <class Exec>
 class Simulation final : public SolverEngine {
 public:
-    Simulation(const Scene& scene, const StencilChoice& choice)
+    Simulation(const Scene& scene, const StencilChoice& choice, bool tapTable)
         : mKind(scene.kind), mRun(mExec, choice), mRegion(scene.region),
           mDomain(mRun, scene.grid, usesMultigrid(scene), scene.adapt.enabled() ? &mRegion.view() : nullptr,
-                  scene.tapTable),
+                  tapTable),
           mFields(scene, mDomain.valueCount()), mMultigrid(mRun, mDomain), mCg(mRun, mDomain, mMultigrid),
           mTimer(mExec), mHeat(mRun, mDomain, mFields, mCg), mSources(mRun, mDomain, mFields),
           mAdvection(mRun, mDomain, mFields), mProjection(mRun, mDomain, mFields, mCg),

@@ -5,6 +5,7 @@
 #include "ActiveSet.h"
 #include "DeviceQueries.h"
 #include "Fields.h"
+#include "MemoryPlan.h"
 #include "ResolverRules.h"
 #include "SolverEngine.h"
 
@@ -13,7 +14,7 @@
 namespace vbm {
 
 #if !VBM_HAVE_CUDA
-std::unique_ptr<solver::SolverEngine> solver::makeCudaEngine(const Scene&, const StencilChoice&)
+std::unique_ptr<solver::SolverEngine> solver::makeCudaEngine(const Scene&, const StencilChoice&, bool)
 {
     throw std::runtime_error("this build has no CUDA backend (no nvcc was found): use --backend cpu");
 }
@@ -37,17 +38,23 @@ void checkChoice(const StencilChoice& c, Backend backend)
 Solver::Solver(const Scene& scene, Backend backend, StencilChoice choice)
     : mBackend(backend), mKind(scene.kind), mFire(isFire(scene.params)), mParams(scene.params), mChoice(choice),
       mSceneName(scene.name), mAdapt(scene.adapt), mRegion(solver::copyOf(scene.region)), mWind(scene.wind),
-      mScalars(scene.scalars), mTapTable(scene.tapTable)
+      mScalars(scene.scalars)
 {
     if (!scene.grid.grid<nanovdb::ValueOnIndex>()) throw std::invalid_argument("scene grid is not an OnIndex grid");
     checkChoice(choice, backend);
     if (backend == Backend::Cuda) {
         if (const std::string why = cudaUnavailableReason(); !why.empty())
             throw std::runtime_error("the CUDA backend cannot run here: " + why + "; use --backend cpu");
-        mEngine = solver::makeCudaEngine(scene, choice);
-    } else {
-        mEngine = solver::makeCpuEngine(scene, choice);
     }
+    mTapTable = scene.tapTable == TapTableMode::On;
+    if (scene.tapTable == TapTableMode::Auto) {
+        const double voxels = double(scene.grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount());
+        mTapTable = planTapTable(scene, voxels, 1, memoryOffer(backend)).on;
+    }
+    if (backend == Backend::Cuda)
+        mEngine = solver::makeCudaEngine(scene, choice, mTapTable);
+    else
+        mEngine = solver::makeCpuEngine(scene, choice, mTapTable);
 }
 
 Solver::~Solver() = default;
@@ -101,7 +108,7 @@ Scene Solver::snapshot() const
     s.region = solver::copyOf(mRegion);
     s.wind = mWind;
     s.scalars = mScalars; // the values are halves already: packing them again keeps them
-    s.tapTable = mTapTable;
+    s.tapTable = mTapTable ? TapTableMode::On : TapTableMode::Off;
     using solver::Channel;
     s.temperature = mEngine->download(Channel::Temperature);
     if (mKind == SimulationKind::Heat) {

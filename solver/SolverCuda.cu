@@ -5,9 +5,9 @@
 
 namespace vbm::solver {
 
-std::unique_ptr<SolverEngine> makeCudaEngine(const Scene& scene, const StencilChoice& choice)
+std::unique_ptr<SolverEngine> makeCudaEngine(const Scene& scene, const StencilChoice& choice, bool tapTable)
 {
-    return std::make_unique<Simulation<CudaExec>>(scene, choice);
+    return std::make_unique<Simulation<CudaExec>>(scene, choice, tapTable);
 }
 
 } // namespace vbm::solver

@@ -35,7 +35,8 @@ public:
 };
 
 /// The engines of the two backends (the choice is already checked against ResolverRules).
-std::unique_ptr<SolverEngine> makeCpuEngine(const Scene& scene, const StencilChoice& choice);
-std::unique_ptr<SolverEngine> makeCudaEngine(const Scene& scene, const StencilChoice& choice);
+/// `tapTable`: the scene's tap table mode, resolved (auto is the Solver's to decide).
+std::unique_ptr<SolverEngine> makeCpuEngine(const Scene& scene, const StencilChoice& choice, bool tapTable);
+std::unique_ptr<SolverEngine> makeCudaEngine(const Scene& scene, const StencilChoice& choice, bool tapTable);
 
 } // namespace vbm::solver

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -179,12 +180,12 @@ TEST(VbmFluidCli, TapTableShowsInTheHeaderAndChangesNoByteOfTheExport)
     const fs::path out[2] = {fs::temp_directory_path() / ("vbm-fluid-taps-" + std::to_string(::getpid()) + "-a.nvdb"),
                              fs::temp_directory_path() / ("vbm-fluid-taps-" + std::to_string(::getpid()) + "-b.nvdb")};
     const std::string common = "--headless --backend cpu --render none --frames 4 --scene " + scene.string();
-    const CommandResult plain = fluid(common + " --export " + out[0].string()),
+    const CommandResult plain = fluid(common + " --tap-table off --export " + out[0].string()),
                         stored = fluid(common + " --tap-table on --resolver all --export " + out[1].string());
     ASSERT_EQ(plain.code, 0) << plain.out;
     ASSERT_EQ(stored.code, 0) << stored.out;
-    EXPECT_EQ(plain.out.find("taps:"), std::string::npos) << plain.out;
-    EXPECT_NE(stored.out.find("taps:       the fine level's cross taps stored (24 B per voxel)"), std::string::npos)
+    EXPECT_NE(plain.out.find("tap table:  off (tap_table off)\n"), std::string::npos) << plain.out;
+    EXPECT_NE(stored.out.find("tap table:  on (tap_table on); read by every Laplacian-type pass"), std::string::npos)
         << stored.out;
     EXPECT_NE(stored.out.find("identical across all 6 resolvers after every frame: yes"), std::string::npos)
         << stored.out;
@@ -407,4 +408,77 @@ TEST(VbmFluidCli, SeedChangesTheEmitterNoiseAndNothingElse)
     EXPECT_EQ(fluid("--headless --seed -1").code, 2);
     EXPECT_EQ(fluid("--headless --seed x").code, 2);
     fs::remove(json);
+}
+
+// With no flag the tap table is on where it fits, off where it does not (a stubbed offer), and
+// the header says which and why; the fields are the same bits either way.
+TEST(VbmFluidCli, TapTableIsOnByDefaultWhereItFits)
+{
+    const fs::path scene = writeFile("plume-auto.scene", "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\n");
+    const std::string args = " --headless --backend cpu --render none --frames 3 --fields-hash --scene " + scene.string();
+    const CommandResult roomy = fluid(args), tight = runCommand("VBM_DEVICE_MEMORY=17M " + std::string(VBM_FLUID_PATH) + args);
+    ASSERT_EQ(roomy.code, 0) << roomy.out;
+    ASSERT_EQ(tight.code, 0) << tight.out;
+    EXPECT_TRUE(std::regex_search(roomy.out, std::regex("tap table:  on \\(fits: 78\\.3 B per voxel, [0-9]+ MB of [0-9.]+ [GM]B free\\)")))
+        << roomy.out;
+    EXPECT_NE(tight.out.find("tap table:  off (would not fit: 78.3 B per voxel, 17 MB of 18 MB free)"), std::string::npos)
+        << tight.out;
+    std::smatch a, b;
+    ASSERT_TRUE(std::regex_search(roomy.out, a, std::regex("fields hash: ([0-9a-f]{16})")));
+    ASSERT_TRUE(std::regex_search(tight.out, b, std::regex("fields hash: ([0-9a-f]{16})")));
+    EXPECT_EQ(a[1], b[1]);
+}
+
+// A scene too big for the memory on offer stops before building anything: one line with the
+// voxels, the bytes needed and free, and what to try; exit 2. The offer is stubbed, and a scene
+// of 3.5 billion voxels is refused on this machine's real memory.
+TEST(VbmFluidCli, SceneTooBigForTheMemoryIsRefusedAtOnce)
+{
+    const fs::path ball = writeFile("big-ball.scene", "kind smoke\ndomain sphere 0 940 0 940\nemitter sphere 0 100 0 40\n");
+    const CommandResult huge = fluid("--headless --backend cpu --render none --frames 1 --scene " + ball.string());
+    EXPECT_EQ(huge.code, 2) << huge.out;
+    EXPECT_EQ(std::count(huge.out.begin(), huge.out.end(), '\n'), 1) << huge.out;
+    EXPECT_TRUE(std::regex_search(huge.out, std::regex("the domain would hold 3\\.48G voxels: the solver needs about "
+                                                       "189\\.0 GB \\(54\\.3 B per voxel\\), the host has [0-9.]+ [GM]B "
+                                                       "free: try --scalars half")))
+        << huge.out;
+
+    const std::string small = " --headless --backend cpu --render none --frames 1 --scene smoke-plume";
+    const CommandResult device = runCommand("VBM_DEVICE_MEMORY=40M " + std::string(VBM_FLUID_PATH) + small);
+    EXPECT_EQ(device.code, 2) << device.out;
+    EXPECT_NE(device.out.find("the domain would hold 1.1M voxels: the solver needs about 76 MB (54.3 B per voxel), "
+                              "the host has 42 MB free"),
+              std::string::npos)
+        << device.out;
+    const CommandResult seven = runCommand("VBM_DEVICE_MEMORY=200M " + std::string(VBM_FLUID_PATH) + small +
+                                           " --resolver all");
+    EXPECT_EQ(seven.code, 2) << seven.out;
+    EXPECT_NE(seven.out.find("6 configurations"), std::string::npos) << seven.out;
+    EXPECT_NE(seven.out.find("or one resolver instead of 6"), std::string::npos) << seven.out;
+    const CommandResult host =
+        runCommand("VBM_DEVICE_MEMORY=1T VBM_HOST_MEMORY=20M " + std::string(VBM_FLUID_PATH) + small);
+    EXPECT_EQ(host.code, 2) << host.out;
+    EXPECT_NE(host.out.find("building it needs about"), std::string::npos) << host.out;
+    EXPECT_NE(host.out.find("of host memory (35 B per voxel), 21 MB are available"), std::string::npos) << host.out;
+    const CommandResult bad = runCommand("VBM_DEVICE_MEMORY=plenty " + std::string(VBM_FLUID_PATH) + small);
+    EXPECT_EQ(bad.code, 2) << bad.out;
+    EXPECT_NE(bad.out.find("VBM_DEVICE_MEMORY='plenty' is not a byte count"), std::string::npos) << bad.out;
+}
+
+// A long set-up says what it builds and how far along it is (every report here, where a real
+// run prints one every 5 s).
+TEST(VbmFluidCli, SetUpPrintsProgress)
+{
+    const CommandResult r = runCommand("VBM_PROGRESS_SECONDS=0 " + std::string(VBM_FLUID_PATH) +
+                                       " --headless --backend cpu --render none --frames 1 --scene smoke-plume");
+    ASSERT_EQ(r.code, 0) << r.out;
+    for (const char* line : {"[setup] listing the domain's voxels: 0% (", "[setup] listing the domain's voxels: 99% (",
+                             "[setup] placing voxels in the grid builder: 0% (",
+                             "[setup] converting to a NanoVDB index grid: 0% (",
+                             "[setup] building the solver (the grid, its VBMs, the multigrid levels, the fields) ("})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out.substr(0, 2000);
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("set-up:     [0-9.]+ s, peak host memory [0-9.]+ GB"))) << r.out;
+    const CommandResult quiet =
+        fluid("--headless --backend cpu --render none --frames 1 --scene smoke-plume");
+    EXPECT_EQ(quiet.out.find("[setup]"), std::string::npos) << "a set-up under 5 s prints no progress";
 }

@@ -31,11 +31,12 @@ std::vector<std::pair<std::string, std::string>> sceneTexts()
                      "ignition 0.5\nburn_rate 0.3\n"}};
 }
 
-Scene withTapTable(Scene s)
+Scene withTapTable(Scene s, TapTableMode mode = TapTableMode::On)
 {
-    s.tapTable = true;
+    s.tapTable = mode;
     return s;
 }
+Scene withoutTapTable(Scene s) { return withTapTable(std::move(s), TapTableMode::Off); }
 
 uint64_t hashAfter(const Scene& scene, Backend b, const StencilChoice& c, int steps)
 {
@@ -49,7 +50,7 @@ uint64_t hashAfter(const Scene& scene, Backend b, const StencilChoice& c, int st
 void expectTheTableChangesNothing(Backend b)
 {
     for (const auto& [name, text] : sceneTexts()) {
-        const Scene scene = sceneText(text, name);
+        const Scene scene = withoutTapTable(sceneText(text, name));
         const Scene stored = withTapTable(sceneText(text, name));
         const int steps = scene.kind == SimulationKind::Heat ? 4 : 5;
         const uint64_t resolved = hashAfter(scene, b, StencilChoice{}, steps);
@@ -73,16 +74,19 @@ bool gpuMissing(std::string& why)
 
 TEST(TapTable, SceneKeyAndItsErrors)
 {
-    EXPECT_FALSE(sceneText("kind heat\ndomain box 0 0 0 8 8 8\n", "t").tapTable);
-    EXPECT_TRUE(sceneText("kind heat\ndomain box 0 0 0 8 8 8\ntap_table on\n", "t").tapTable);
-    EXPECT_FALSE(sceneText("kind heat\ndomain box 0 0 0 8 8 8\ntap_table on\ntap_table off\n", "t").tapTable);
+    EXPECT_EQ(sceneText("kind heat\ndomain box 0 0 0 8 8 8\n", "t").tapTable, TapTableMode::Auto);
+    EXPECT_EQ(sceneText("kind heat\ndomain box 0 0 0 8 8 8\ntap_table on\n", "t").tapTable, TapTableMode::On);
+    EXPECT_EQ(sceneText("kind heat\ndomain box 0 0 0 8 8 8\ntap_table on\ntap_table off\n", "t").tapTable,
+              TapTableMode::Off);
+    EXPECT_EQ(sceneText("kind heat\ndomain box 0 0 0 8 8 8\ntap_table off\ntap_table auto\n", "t").tapTable,
+              TapTableMode::Auto);
     try {
         sceneText("kind heat\ndomain box 0 0 0 8 8 8\ntap_table yes\n", "t.scene");
         FAIL() << "tap_table yes was accepted";
     } catch (const SceneError& e) {
         const std::string m = e.what();
         EXPECT_NE(m.find("t.scene:3:"), std::string::npos) << m;
-        EXPECT_NE(m.find("tap_table must be off or on"), std::string::npos) << m;
+        EXPECT_NE(m.find("tap_table must be auto, off or on"), std::string::npos) << m;
     }
 }
 
@@ -90,7 +94,7 @@ TEST(TapTable, GivesBitwiseTheSameFieldsForEveryResolverAndWidth) { expectTheTab
 
 TEST(TapTable, GivesBitwiseTheSameFieldsThroughAdaptiveRebuilds)
 {
-    Solver plain(loadScene("smoke-open"), Backend::Cpu), stored(withTapTable(loadScene("smoke-open")), Backend::Cpu);
+    Solver plain(withoutTapTable(loadScene("smoke-open")), Backend::Cpu), stored(withTapTable(loadScene("smoke-open")), Backend::Cpu);
     for (int k = 0; k < 13; ++k) {
         plain.step(), stored.step();
         ASSERT_EQ(stored.fieldsHash(), plain.fieldsHash()) << "after step " << k + 1;
@@ -102,15 +106,17 @@ TEST(TapTable, GivesBitwiseTheSameFieldsThroughAdaptiveRebuilds)
 TEST(TapTable, Costs24BytesPerValueIndexAndSnapshotsKeepIt)
 {
     const std::string text = sceneTexts()[2].second;
-    Solver plain(sceneText(text, "smoke"), Backend::Cpu), stored(withTapTable(sceneText(text, "smoke")), Backend::Cpu);
+    Solver plain(withoutTapTable(sceneText(text, "smoke")), Backend::Cpu), stored(withTapTable(sceneText(text, "smoke")), Backend::Cpu);
     const MemoryReport a = plain.memory(), b = stored.memory();
     const std::vector<float> density = stored.field("density");
     EXPECT_EQ(b.gridAndVbm - a.gridAndVbm, 24u * density.size());
     EXPECT_EQ(b.fields, a.fields);
     EXPECT_EQ(b.temporaries, a.temporaries);
     stored.step();
-    EXPECT_TRUE(stored.snapshot().tapTable);
-    EXPECT_FALSE(plain.snapshot().tapTable);
+    EXPECT_EQ(stored.snapshot().tapTable, TapTableMode::On);
+    EXPECT_EQ(plain.snapshot().tapTable, TapTableMode::Off);
+    EXPECT_TRUE(stored.tapTable());
+    EXPECT_FALSE(plain.tapTable());
 }
 
 TEST(GpuSolver, TapTableGivesBitwiseTheSameFieldsOnTheGpu)
@@ -118,7 +124,7 @@ TEST(GpuSolver, TapTableGivesBitwiseTheSameFieldsOnTheGpu)
     std::string why;
     if (gpuMissing(why)) GTEST_SKIP() << "GPU test skipped: " << why;
     expectTheTableChangesNothing(Backend::Cuda);
-    Solver plain(loadScene("smoke-open"), Backend::Cuda), stored(withTapTable(loadScene("smoke-open")), Backend::Cuda);
+    Solver plain(withoutTapTable(loadScene("smoke-open")), Backend::Cuda), stored(withTapTable(loadScene("smoke-open")), Backend::Cuda);
     for (int k = 0; k < 13; ++k)
         plain.step(), stored.step();
     EXPECT_EQ(stored.topologyVersion(), 3u);

@@ -7,17 +7,22 @@
 #include <nanovdb/NanoVDB.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace vbm {
 
 using HostGridHandle = nanovdb::GridHandle<nanovdb::HostBuffer>;
 
+/// Set-up progress: what is being built and the fraction done (SceneBuildHooks::progress).
+using BuildProgress = std::function<void(const char* what, double fraction)>;
+
 /// An OnIndex grid whose active voxels are exactly `coords` (duplicates allowed).
-HostGridHandle indexGridFromCoords(const std::vector<nanovdb::Coord>& coords);
+HostGridHandle indexGridFromCoords(const std::vector<nanovdb::Coord>& coords, const BuildProgress& progress = {});
 
 /// Voxels whose centre distance r from `centre` satisfies radius - thickness/2 <= r < radius + thickness/2.
-HostGridHandle makeSphereShell(double radius, double thickness, nanovdb::Coord centre = nanovdb::Coord(0));
+HostGridHandle makeSphereShell(double radius, double thickness, nanovdb::Coord centre = nanovdb::Coord(0),
+                               const BuildProgress& progress = {});
 
 /// The benchmark's small shell: about 1.29M active voxels in about 9,100 leaves (141/512 per leaf).
 HostGridHandle makeBenchmarkShell();

@@ -7,6 +7,7 @@
 #include "SolverTypes.h"
 
 #include <array>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,8 +31,9 @@ struct Scene {
     /// Smoke: density and temperature as floats (default) or half pairs (`scalar_storage half`).
     ScalarStorage scalars = ScalarStorage::Float;
     /// Store the fine level's cross taps, 24 bytes per voxel, for faster Laplacian-type passes
-    /// with bitwise the same results (`tap_table on`; solver/kernels/StoredTaps.h).
-    bool tapTable = false;
+    /// with bitwise the same results (`tap_table auto|on|off`; solver/kernels/StoredTaps.h).
+    /// Auto: on when it fits (planTapTable, MemoryPlan.h).
+    TapTableMode tapTable = TapTableMode::Auto;
     /// Smoke: the initial face velocity everywhere, and the velocity voxels that become active
     /// take (`wind VX VY VZ`; default still air).
     std::array<float, 3> wind{0.f, 0.f, 0.f};
@@ -41,13 +43,25 @@ struct Scene {
     ActiveRegion region;
 };
 
+/// What a caller may add to building a scene's domain, which can take minutes at a billion
+/// voxels: a check once the voxel count is known (before any voxel of a fixed domain is built;
+/// an open domain's first set is small and built first). It refuses by throwing; `scene` holds
+/// every setting and no grid yet, and the caller may apply its own overrides to it first. And
+/// progress: what is being built and the fraction done, called often (the caller decides what
+/// to print).
+struct SceneBuildHooks {
+    std::function<void(Scene& scene, double voxels)> beforeBuild;
+    std::function<void(const char* what, double fraction)> progress;
+};
+
 /// Names of the built-in scenes.
 std::vector<std::string> builtinSceneNames();
 
 /// A built-in scene, or a scene file when `nameOrPath` is not a built-in name.
-Scene loadScene(const std::string& nameOrPath);
+Scene loadScene(const std::string& nameOrPath, const SceneBuildHooks& hooks = {});
 
 /// Parses scene text; `source` names it in errors, `baseDir` resolves relative .nvdb paths.
-Scene parseScene(const std::string& text, const std::string& source, const std::string& baseDir = ".");
+Scene parseScene(const std::string& text, const std::string& source, const std::string& baseDir = ".",
+                 const SceneBuildHooks& hooks = {});
 
 } // namespace vbm

@@ -40,6 +40,9 @@ public:
     const SimulationParams& params() const { return mParams; }
 
     Backend backend() const { return mBackend; }
+    /// Whether the fine level stores its cross taps: the scene's on or off, or auto's choice for
+    /// this solver alone (planTapTable with one configuration on the memory free at its start).
+    bool tapTable() const { return mTapTable; }
     SimulationKind kind() const { return mKind; }
     MemoryReport memory() const;
     uint64_t activeVoxels() const;
@@ -87,7 +90,7 @@ private:
     ActiveRegion mRegion;
     std::array<float, 3> mWind;
     ScalarStorage mScalars;
-    bool mTapTable; ///< the scene's tap_table, kept for snapshots
+    bool mTapTable = false; ///< the scene's tap_table, auto resolved (planTapTable), kept for snapshots
 };
 
 } // namespace vbm

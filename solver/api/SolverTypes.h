@@ -25,6 +25,9 @@ enum class AdvectionScheme { SemiLagrangian, MacCormack };
 enum class ScalarStorage { Float, Half };
 /// Preconditioner of the pressure CG.
 enum class Preconditioner { Multigrid, Jacobi };
+/// The fine level's stored cross taps (docs/solver.md, "The voxel tap table"): the same bits
+/// either way; auto (the default) turns them on when they fit (MemoryPlan.h).
+enum class TapTableMode { Auto, Off, On };
 
 inline const char* backendName(Backend b) { return b == Backend::Cuda ? "cuda" : "cpu"; }
 
