@@ -124,7 +124,10 @@ void printSubsteps(const SolverRun& run, double maxCfl)
 
 int runSolverBench(Options opt)
 {
-    const vbm::Scene scene = vbm::loadScene(opt.solverScene);
+    vbm::Scene scene = vbm::loadScene(opt.solverScene);
+    // Every Laplacian-type pass through the resolvers compared: the tap table would have them
+    // only fill it (vbm-fluid turns it on where it fits; bench/run-all.sh times that default).
+    scene.tapTable = vbm::TapTableMode::Off;
     constexpr int FixedSteps = 300, AdaptiveSteps = 40; // --steps' defaults
     if (scene.adapt.enabled()) {
         if (opt.steps == 0) opt.steps = AdaptiveSteps;
@@ -138,7 +141,8 @@ int runSolverBench(Options opt)
         c(scene, vbm::Backend::Cuda, wide);
     const vbm::MemoryReport mem = a.memory();
     std::printf("# vbm-bench --solver %s\n\ndevice: %s; commit %s; %llu active voxels, %llu blocks of 128; "
-                "%.1f B/voxel on the device (grid+VBM %.1f, fields %.1f, temporaries %.1f)\n\n",
+                "%.1f B/voxel on the device (grid+VBM %.1f, fields %.1f, temporaries %.1f); tap table off, so "
+                "every pass runs through the resolvers compared\n\n",
                 opt.solverScene.c_str(), vbm::cudaDeviceDescription().c_str(), gitCommit(),
                 (unsigned long long)a.activeVoxels(), (unsigned long long)a.blockCount(), mem.perVoxel(mem.total()),
                 mem.perVoxel(mem.gridAndVbm), mem.perVoxel(mem.fields), mem.perVoxel(mem.temporaries));
