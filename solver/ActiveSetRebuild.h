@@ -99,10 +99,13 @@ public:
         if (grid.activeVoxels() >= (uint64_t(1) << 31))
             throw std::runtime_error("rebuild: the active set would hold " + std::to_string(grid.activeVoxels()) +
                                      " voxels, over the 2^31-voxel limit");
-        // the new fields are made while the old ones still exist
+        // the new fields (and tap table) are made while the old ones still exist
+        const uint64_t table = mDomain.tapTable() ? 6 * sizeof(uint32_t) : 0;
         mRun.exec().ensureRoom(
-            grid.valueCount() * 5 / 4 * (sizeof(uint64_t) + mFields.bytesPerValue()),
-            ("rebuild: the new active set of " + std::to_string(grid.activeVoxels()) + " voxels").c_str());
+            grid.valueCount() * 5 / 4 * (sizeof(uint64_t) + mFields.bytesPerValue()) + grid.valueCount() * table,
+            ("rebuild: the new active set of " + std::to_string(grid.activeVoxels()) + " voxels" +
+             (table ? " (with the tap table: --tap-table off gives 24 B per voxel back)" : ""))
+                .c_str());
         timer.time(Phase::RebuildRemap, [&] { remap(grid); });
         timer.time(Phase::RebuildVbm, [&] { mDomain.adopt(std::move(grid)); });
         timer.time(Phase::RebuildRemap, [&] {

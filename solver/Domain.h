@@ -81,6 +81,8 @@ public:
     float* multigridScratch(float* given) { return mHierarchy.scratch(given, valueCount()); }
 
     /// Bytes of the grid, its VBMs and its tap table, of the diagonal, and of the coarse levels' arrays.
+    /// Whether the fine level stores its cross taps (kept through rebuilds).
+    bool tapTable() const { return mTapTable; }
     uint64_t gridAndVbmBytes() const { return mFine.gridBytes() + mFine.metaBytes() + mFine.tapTableBytes(); }
     uint64_t diagBytes() const { return mFine.valueCount() * (sizeof(uint8_t) + (mRegion ? sizeof(float) : 0)); }
     uint64_t levelArrayBytes() const { return mHierarchy.arrayBytes(); }
