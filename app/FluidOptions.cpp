@@ -2,6 +2,7 @@
 #include "FluidOptions.h"
 
 #include "CommandLine.h"
+#include "FrameExport.h"
 #include "ResolverChoice.h"
 
 #include <algorithm>
@@ -66,6 +67,14 @@ options:
   --screenshot FILE.png   write the last frame; %04d in the name writes every frame
   --export FILE.nvdb      headless: after the last frame, write every field as a NanoVDB
                           float grid named after it (the window exports from its panel)
+  --export-every K FILE   headless: every Kth frame, write the fields as FILE: .vdb (OpenVDB:
+                          Blender, Houdini; float FogVolume grids density, temperature, fuel,
+                          pressure, heat for heat scenes, and the cell-centred velocity vel;
+                          time and frame in the file's metadata) or .nvdb (NanoVDB, as
+                          --export); %04d in the name is the frame number (needed when more
+                          than one file is written). Written on a background thread while the
+                          run goes on, each under a temporary name renamed when complete
+                          (docs/export.md)
   --fields-hash           headless: after the last frame, print a 64-bit hash of every
                           field's bits (FNV-1a, in value-index order): two runs print the
                           same hash when their fields are bitwise the same; no grid is
@@ -224,6 +233,11 @@ const std::pair<const char*, FlagReader> Flags[] = {
     {"--size", readSize},
     {"--screenshot", [](ArgReader& r, Options& o) { o.screenshot = r.outputPath({".png"}); }},
     {"--export", [](ArgReader& r, Options& o) { o.exportPath = r.outputPath({".nvdb"}); }},
+    {"--export-every",
+     [](ArgReader& r, Options& o) {
+         o.exportEvery = int(r.integer(1, 10000000));
+         o.exportPattern = r.outputPath({".vdb", ".nvdb"});
+     }},
     {"--fields-hash", [](ArgReader&, Options& o) { o.fieldsHash = true; }},
     {"--timings",
      [](ArgReader& r, Options& o) {
@@ -282,6 +296,7 @@ Options parseOptions(int argc, char** argv)
         flag->second(r, o);
     }
     if (o.headless && !o.script.empty()) throw UsageError("--script drives the window: leave out --headless");
+    if (o.exportEvery) checkExportPattern(o.exportPattern, o.exportEvery, o.frames);
     return o;
 }
 

@@ -44,6 +44,8 @@ struct Options {
     std::optional<double> slicePosition; ///< unset: the middle of the grid
     std::string timings;                 ///< .csv or .json
     std::string exportPath;              ///< headless: .nvdb of every field after the last frame
+    int exportEvery = 0;                 ///< headless: --export-every K FILE (0: none)
+    std::string exportPattern;           ///< its .vdb or .nvdb file name, %04d for the frame
     bool fieldsHash = false;             ///< headless: print Solver::fieldsHash after the last frame
     std::optional<uint32_t> seed; ///< --seed: replaces the scene's seed
 };

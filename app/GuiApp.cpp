@@ -14,6 +14,7 @@
 #include "ImGuiLayer.h"
 #include "PngFile.h"
 #include "SceneSetup.h"
+#include "FrameExport.h"
 #include "Session.h"
 #include "SwapchainTarget.h"
 
@@ -66,6 +67,8 @@ void runScriptCommand(GuiState& s, const ScriptCommand& c)
         s.screenshot = c.argument;
     else if (c.command == "export")
         s.exportPath = c.argument;
+    else if (c.command == "record")
+        s.recordEvery = c.argument == "off" ? 0 : 1, s.recordPattern = c.argument;
     else if (c.command == "resize") {
         const auto size = *parseWindowSize(c.argument);
         s.resizeWidth = size.first, s.resizeHeight = size.second;
@@ -125,9 +128,13 @@ private:
     void reloadScene();
     void exportFields();
     void saveScreenshot();
+    /// Starts, feeds or ends the frame sequence the Output panel or the script asked for.
+    void recordSequence(bool stepped);
 
     GlfwWindow mWindow;
     std::unique_ptr<Session> mSession;
+    std::unique_ptr<FrameExport> mRecorder; ///< the sequence being recorded, if any
+    int mRecorderEvery = 0;
     render::SwapchainTarget* mTarget = nullptr; ///< owned by the session
     std::unique_ptr<render::ImGuiLayer> mImGui;
     GuiState mState;
@@ -248,6 +255,28 @@ void WindowApp::reloadScene()
                 mSession->scene().tapTable == TapTableMode::On ? ", cross taps stored" : "");
 }
 
+void WindowApp::recordSequence(bool stepped)
+{
+    if (mRecorder && (mState.recordEvery != mRecorderEvery)) {
+        mRecorder->finish();
+        mPanel.lastOutput = "recorded " + std::to_string(mRecorder->filesWritten()) + " frames";
+        std::printf("record: %d files (%s)\n", mRecorder->filesWritten(), mState.recordPattern.c_str());
+        mRecorder.reset();
+    }
+    if (!mRecorder && mState.recordEvery > 0) {
+        try {
+            checkExportPattern(mState.recordPattern, mState.recordEvery, 2 * mState.recordEvery);
+        } catch (const std::exception& e) { // shown in the panel; the simulation goes on
+            mPanel.lastOutput = e.what();
+            std::printf("record: %s\n", e.what());
+            mState.recordEvery = 0;
+        }
+        if (mState.recordEvery > 0) mRecorder = std::make_unique<FrameExport>(mState.recordPattern, mState.recordEvery);
+    }
+    mRecorderEvery = mState.recordEvery;
+    if (mRecorder && stepped) mRecorder->afterFrame(*mSession, mSession->steps() - 1);
+}
+
 void WindowApp::exportFields()
 {
     const size_t grids = mSession->exportFields(mState.exportPath);
@@ -290,6 +319,7 @@ int WindowApp::run()
         mState.stepOnce = false;
         const FrameTimings& record = mSession->frame({step, !mState.screenshot.empty()}).front();
         mHistory.add(mSession->solver().choice(), record);
+        recordSequence(step);
         if (step) mPanel.hostBytesLastField = record.hostBytes;
         if (!mSession->lastFrameDrawn()) continue; // the swapchain was out of date: drawn next time
         if (!mState.screenshot.empty()) saveScreenshot();
@@ -297,6 +327,8 @@ int WindowApp::run()
         if (mState.quit) break;
     }
     mTarget->wait();
+    mState.recordEvery = 0;
+    recordSequence(false); // the files queued are written before the window closes
     std::printf("\nMedian ms per phase over the steps run with each resolver (window, %s backend, %s):\n%s",
                 backendName(mState.backend), mSession->scene().name.c_str(), mHistory.table().c_str());
     const render::VulkanContext& vk = *mSession->vulkan();

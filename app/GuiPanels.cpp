@@ -417,7 +417,24 @@ void drawPanels(GuiState& s, render::RenderSettings& look, SimulationParams& par
             std::snprintf(name, sizeof name, "vbm-fluid-%04d.nvdb", info.steps);
             s.exportPath = name;
         }
-        help("Every field as a NanoVDB float grid (one per channel), for other tools");
+        ImGui::SameLine();
+        if (ImGui::Button("Export .vdb")) {
+            std::snprintf(name, sizeof name, "vbm-fluid-%04d.vdb", info.steps);
+            s.exportPath = name;
+        }
+        help("Every field as a NanoVDB float grid (one per channel), or as an OpenVDB file that Blender and "
+             "Houdini open (density, temperature, fuel, heat and the velocity vel; docs/export.md)");
+        static int every = 1;
+        bool recording = s.recordEvery > 0;
+        if (ImGui::Checkbox("record .vdb every", &recording)) {
+            s.recordEvery = recording ? every : 0;
+            s.recordPattern = "vbm-fluid-%04d.vdb";
+        }
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(80);
+        if (ImGui::InputInt("frames", &every)) every = std::clamp(every, 1, 1000), s.recordEvery = recording ? every : 0;
+        help("A frame sequence, vbm-fluid-NNNN.vdb in the folder the program started in, written on a "
+             "background thread while the simulation runs");
         if (!info.lastOutput.empty()) ImGui::TextWrapped("%s", info.lastOutput.c_str());
         ImGui::TextWrapped("%s", info.renderPath.c_str());
     }

@@ -25,7 +25,8 @@ std::vector<ScriptCommand> readScript(const std::string& path)
     static const Kind kinds[] = {
         {"resolver", true}, {"advection", true}, {"block-width", true}, {"play", false},      {"pause", false},
         {"step", false},    {"reset", false},    {"reset-view", false}, {"screenshot", true}, {"export", true},
-        {"resize", true},   {"quit", false},     {"scalars", true},     {"tap-table", true}};
+        {"resize", true},   {"quit", false},     {"scalars", true},     {"tap-table", true},
+        {"record", true}};
     std::vector<ScriptCommand> out;
     std::string text;
     for (int line = 1; std::getline(in, text); ++line) {
@@ -57,6 +58,8 @@ std::vector<ScriptCommand> readScript(const std::string& path)
             throw UsageError(where + "scalars takes float or half");
         if (c.command == "tap-table" && c.argument != "on" && c.argument != "off")
             throw UsageError(where + "tap-table takes on or off");
+        if (c.command == "record" && c.argument != "off" && c.argument.find("%04d") == std::string::npos)
+            throw UsageError(where + "record takes off or a .vdb or .nvdb name with %04d for the frame");
         if (c.command == "block-width" && c.argument != "128" && c.argument != "512")
             throw UsageError(where + "block-width takes 128 or 512");
         if (c.command == "resize" && !parseWindowSize(c.argument))

@@ -27,7 +27,11 @@ struct GuiState {
     bool resetView = false; ///< frame the grid again
     bool quit = false;
     std::string screenshot;                ///< PNG of this frame's window
-    std::string exportPath;                ///< .nvdb of the current fields
+    std::string exportPath;                ///< .nvdb or .vdb of the current fields
+    /// Recording a frame sequence (FrameExport): every this many stepped frames (0: not
+    /// recording) into `recordPattern` (%04d: the frame).
+    int recordEvery = 0;
+    std::string recordPattern;
     int resizeWidth = 0, resizeHeight = 0; ///< script: set the window's size (0: no request)
 };
 

@@ -3,6 +3,7 @@
 #include "HeadlessRun.h"
 #include "CommandLine.h"
 #include "DeviceQueries.h"
+#include "FrameExport.h"
 #include "OffscreenTarget.h"
 #include "PngFile.h"
 #include "SceneSetup.h"
@@ -141,7 +142,7 @@ void countHostBytes(RunOutcome& run, const FrameTimings& first)
     run.maxFieldBytes = std::max(run.maxFieldBytes, run.fieldBytes);
 }
 
-RunOutcome runFrames(const Options& o, Session& session)
+RunOutcome runFrames(const Options& o, Session& session, FrameExport* exports)
 {
     RunOutcome run;
     run.records = {session.scene().name, session.backend(), session.scene().params.seed, {}, {}};
@@ -160,6 +161,7 @@ RunOutcome runFrames(const Options& o, Session& session)
         }
         if (session.solverCount() > 1 && run.identical && !session.fieldsIdentical())
             run.identical = false, run.firstDifference = frame;
+        if (exports) exports->afterFrame(session, frame);
         reportProgress(frame, o.frames, records);
     }
     if (isatty(fileno(stderr))) std::fprintf(stderr, "\n");
@@ -208,13 +210,22 @@ int runHeadless(const Options& o)
         throw cli::UsageError("--screenshot needs the offscreen render, which is not available here");
     printHeader(o, session, renderLine);
 
-    const RunOutcome run = runFrames(o, session);
+    std::unique_ptr<FrameExport> exports;
+    if (o.exportEvery) exports = std::make_unique<FrameExport>(o.exportPattern, o.exportEvery);
+    const RunOutcome run = runFrames(o, session, exports.get());
+    if (exports) exports->finish();
     std::fputs(summaryTable(run.records).c_str(), stdout);
     const bool clean = printOutcome(o, session, run);
     if (o.fieldsHash)
         std::printf("fields hash: %016llx (%zu fields, %llu active voxels, after %d frames)\n",
                     (unsigned long long)session.solver().fieldsHash(), session.solver().fieldNames().size(),
                     (unsigned long long)session.solver().activeVoxels(), o.frames);
+    if (exports)
+        std::printf("export: %d files (%s, every %d frames); the writer took %.2f s in all, %.1f ms per file, "
+                    "beside the run, which waited %.2f s for it\n",
+                    exports->filesWritten(), o.exportPattern.c_str(), o.exportEvery, exports->writeSeconds(),
+                    exports->filesWritten() ? 1e3 * exports->writeSeconds() / exports->filesWritten() : 0.0,
+                    exports->waitSeconds());
     if (!o.exportPath.empty()) {
         const size_t grids = session.exportFields(o.exportPath);
         std::printf("export: %s (%zu float grids after %d frames)\n", o.exportPath.c_str(), grids, o.frames);

@@ -4,6 +4,7 @@
 #include "CommandLine.h"
 #include "CudaInterop.h"
 #include "FieldExport.h"
+#include "FrameExport.h"
 #include "MemoryPlan.h"
 #include "SceneSetup.h"
 #include "SetupProgress.h"
@@ -226,6 +227,11 @@ void Session::frameView()
 
 size_t Session::exportFields(const std::string& path) const
 {
+    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".vdb") == 0) {
+        const VdbFrame frame = currentFrame(*this, true, mSteps);
+        writeVdbFrame(path, frame);
+        return frame.scalars.size() + (frame.u.empty() ? 0 : 1);
+    }
     std::vector<std::pair<std::string, std::vector<float>>> fields;
     for (const std::string& name : solver().fieldNames())
         fields.emplace_back(name, solver().field(name));

@@ -89,8 +89,8 @@ public:
     /// The user moved the camera: new grids no longer reframe it.
     void stopFollowing() { mFollowGrid = false; }
     View& view() { return mView; }
-    /// Writes every field of the first solver as a .nvdb file, over its current topology;
-    /// returns how many.
+    /// Writes every field of the first solver as a .nvdb file, over its current topology, or
+    /// as a .vdb file (VdbExport.h) when `path` ends in .vdb; returns how many grids.
     size_t exportFields(const std::string& path) const;
     /// Whether every solver's fields are bitwise those of the first.
     bool fieldsIdentical() const;

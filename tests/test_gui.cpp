@@ -227,3 +227,20 @@ TEST(GuiWindow, ScalarsHalfFromTheScriptRestartsWithHalfStorage)
     EXPECT_GT(differingValues(got, density[0]), 0) << "the window ran with float storage";
     fs::remove_all(r.dir);
 }
+
+// The Output panel's sequence, driven by the script: `record NAME_%04d.vdb` writes every stepped
+// frame as OpenVDB (or .nvdb) until `record off`; an export of a .vdb name writes one frame.
+TEST(GuiWindow, RecordsAFrameSequenceAndExportsAVdbFrame)
+{
+    const fs::path dir = fs::temp_directory_path() / ("vbm-gui-record-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    const std::string pattern = (dir / "rec_%04d.nvdb").string();
+    const ScriptedSmoke r = runScriptedSmoke("record", "0 record " + pattern + "\n3 record off\n4 export " +
+                                                           (dir / "one.vdb").string() + "\n", 6);
+    ASSERT_EQ(r.run.code, 0) << r.run.out;
+    EXPECT_NE(r.run.out.find("record: 3 files"), std::string::npos) << r.run.out;
+    for (const char* f : {"rec_0000.nvdb", "rec_0001.nvdb", "rec_0002.nvdb"})
+        EXPECT_TRUE(fs::exists(dir / f)) << f << "\n" << r.run.out;
+    EXPECT_FALSE(fs::exists(dir / "rec_0003.nvdb")) << "recorded after 'record off'";
+    EXPECT_TRUE(fs::exists(dir / "one.vdb")) << r.run.out;
+}

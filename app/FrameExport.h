@@ -1,0 +1,68 @@
+// --export-every K FILE: every Kth frame's fields written as OpenVDB (.vdb, VdbExport.h) or
+// NanoVDB (.nvdb, FieldExport.h) files, on a background thread while the next steps run. The
+// queue holds two frames: when the writer falls behind, the run waits for it and says so once.
+#pragma once
+
+#include "VdbExport.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace vbm::app {
+
+class Session;
+
+/// The first solver's grid and fields now, named for a .vdb file (`vdb`: the velocity apart as
+/// u, v, w, heat's temperature as heat) or for a .nvdb one (every field by its own name).
+VdbFrame currentFrame(const Session& session, bool vdb, int frame);
+
+/// The file of frame `frame`: %04d in `pattern` replaced by the frame number (as --screenshot).
+std::string framePath(const std::string& pattern, int frame);
+
+/// Throws cli::UsageError when `pattern` (checked by ArgReader::outputPath) cannot name the files
+/// of a run of `frames` frames exported every `every`: a .vdb without OpenVDB in this build, or
+/// more than one file with no %04d to tell them apart.
+void checkExportPattern(const std::string& pattern, int every, int frames);
+
+class FrameExport {
+public:
+    FrameExport(std::string pattern, int every);
+    ~FrameExport();
+    FrameExport(const FrameExport&) = delete;
+    FrameExport& operator=(const FrameExport&) = delete;
+
+    /// After frame `frame` (0-based) has stepped: when it is due, copies the first solver's grid
+    /// and fields and queues them for the writer. Throws the writer's first failure.
+    void afterFrame(const Session& session, int frame);
+    /// Waits for every queued file; throws the writer's first failure.
+    void finish();
+
+    int filesWritten() const { return mWritten; }
+    double writeSeconds() const { return mWriteSeconds; } ///< the writer's own time
+    double waitSeconds() const { return mWaitSeconds; }   ///< the run's time waiting for room
+
+private:
+    struct Job {
+        std::string path;
+        VdbFrame frame;
+    };
+    void writerLoop();
+    void rethrowFailure();
+
+    std::string mPattern;
+    int mEvery;
+    bool mVdb;
+    std::deque<Job> mQueue;
+    std::mutex mMutex;
+    std::condition_variable mChanged;
+    bool mStop = false, mSaidBehind = false;
+    std::string mFailure;
+    int mWritten = 0;
+    double mWriteSeconds = 0, mWaitSeconds = 0;
+    std::thread mWriter;
+};
+
+} // namespace vbm::app

@@ -1,0 +1,176 @@
+// vbm-fluid --export-every: OpenVDB files that OpenVDB's own reader takes back, every voxel of
+// every field bit for bit the simulation's (held against the .nvdb export of the same frame),
+// the velocity centred from its faces, the time and frame in the metadata; NanoVDB sequences;
+// and the failures: no frame number, a missing folder, a disk that fills, none leaving a file.
+#include "RunCommand.h"
+
+#include <nanovdb/io/IO.h>
+#include <openvdb/io/File.h>
+#include <openvdb/openvdb.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string Fluid = VBM_FLUID_PATH;
+
+fs::path freshFolder(const std::string& name)
+{
+    const fs::path p = fs::temp_directory_path() / ("vbm-vdb-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(p);
+    fs::create_directories(p);
+    return p;
+}
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+/// The .nvdb export's float grids by name.
+std::map<std::string, nanovdb::GridHandle<nanovdb::HostBuffer>> readNanoVdb(const fs::path& p)
+{
+    std::map<std::string, nanovdb::GridHandle<nanovdb::HostBuffer>> grids;
+    for (auto& h : nanovdb::io::readGrids(p.string()))
+        grids[h.gridMetaData()->shortGridName()] = std::move(h);
+    return grids;
+}
+
+openvdb::GridPtrVecPtr readVdb(const fs::path& p, openvdb::MetaMap::Ptr& meta)
+{
+    openvdb::initialize();
+    openvdb::io::File file(p.string());
+    file.open();
+    meta = file.getMetadata();
+    openvdb::GridPtrVecPtr grids = file.getGrids();
+    file.close();
+    return grids;
+}
+
+/// Every active voxel of `vdb` holds the bits of the same voxel in `nano`, and both have the
+/// same active voxels.
+void expectSameVoxels(const openvdb::FloatGrid& vdb, const nanovdb::NanoGrid<float>& nano, const std::string& name)
+{
+    EXPECT_EQ(vdb.activeVoxelCount(), nano.activeVoxelCount()) << name;
+    auto acc = nano.getAccessor();
+    uint64_t differ = 0;
+    for (auto it = vdb.cbeginValueOn(); it; ++it) {
+        const openvdb::Coord c = it.getCoord();
+        const nanovdb::Coord n(c.x(), c.y(), c.z());
+        if (!acc.isActive(n) || !sameBits(*it, acc.getValue(n))) ++differ;
+    }
+    EXPECT_EQ(differ, 0u) << name << ": voxels that differ from the .nvdb export";
+}
+
+} // namespace
+
+TEST(VdbExport, EveryVoxelOfEveryFieldReadsBackBitForBit)
+{
+    const fs::path dir = freshFolder("fire");
+    const CommandResult r =
+        runCommand(Fluid + " --headless --backend cpu --render none --scene fire-small --frames 12 --export-every 4 " +
+                   (dir / "fire_%04d.vdb").string() + " --export " + (dir / "last.nvdb").string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("export: 3 files"), std::string::npos) << r.out;
+    for (const char* f : {"fire_0003.vdb", "fire_0007.vdb", "fire_0011.vdb"})
+        EXPECT_TRUE(fs::exists(dir / f)) << f;
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_EQ(e.path().extension(), e.path().extension() == ".nvdb" ? ".nvdb" : ".vdb") << e.path();
+
+    openvdb::MetaMap::Ptr meta;
+    const openvdb::GridPtrVecPtr grids = readVdb(dir / "fire_0011.vdb", meta);
+    EXPECT_EQ(meta->metaValue<int32_t>("frame"), 11);
+    EXPECT_EQ(meta->metaValue<double>("time"), 12.0); // 12 steps of dt 1
+    const auto nano = readNanoVdb(dir / "last.nvdb");
+    std::map<std::string, openvdb::GridBase::Ptr> byName;
+    for (const auto& g : *grids)
+        byName[g->getName()] = g;
+    for (const char* name : {"density", "temperature", "fuel", "pressure"}) {
+        ASSERT_TRUE(byName.count(name)) << name;
+        const auto grid = openvdb::gridPtrCast<openvdb::FloatGrid>(byName[name]);
+        ASSERT_TRUE(grid) << name << " is not a float grid";
+        EXPECT_EQ(grid->getGridClass(), openvdb::GRID_FOG_VOLUME) << name;
+        EXPECT_EQ(grid->voxelSize(), openvdb::Vec3d(1.0)) << name;
+        expectSameVoxels(*grid, *nano.at(name).grid<float>(), name);
+    }
+    // vel: each axis the mean of the voxel's two faces, the -neighbour's read where it is
+    // (the background, 0, where it is not active)
+    ASSERT_TRUE(byName.count("vel"));
+    const auto vel = openvdb::gridPtrCast<openvdb::Vec3fGrid>(byName["vel"]);
+    ASSERT_TRUE(vel);
+    const nanovdb::NanoGrid<float>* faces[3] = {nano.at("u").grid<float>(), nano.at("v").grid<float>(),
+                                                nano.at("w").grid<float>()};
+    EXPECT_EQ(vel->activeVoxelCount(), faces[0]->activeVoxelCount());
+    uint64_t differ = 0, moving = 0;
+    for (auto it = vel->cbeginValueOn(); it; ++it) {
+        const nanovdb::Coord c(it.getCoord().x(), it.getCoord().y(), it.getCoord().z());
+        for (int a = 0; a < 3; ++a) {
+            nanovdb::Coord below = c;
+            below[a] -= 1;
+            const auto acc = faces[a]->getAccessor();
+            const float want = 0.5f * (acc.getValue(c) + (acc.isActive(below) ? acc.getValue(below) : 0.f));
+            if (!sameBits((*it)[a], want)) ++differ;
+            if ((*it)[a] != 0.f) ++moving;
+        }
+    }
+    EXPECT_EQ(differ, 0u);
+    EXPECT_GT(moving, 0u) << "the fire's gas moves";
+}
+
+TEST(VdbExport, HeatScenesNameTheirFieldHeatAndNanoVdbSequencesWork)
+{
+    const fs::path dir = freshFolder("heat");
+    const CommandResult r =
+        runCommand(Fluid + " --headless --backend cpu --render none --scene heat-block --frames 4 --export-every 2 " +
+                   (dir / "h_%04d.vdb").string() + " && " + Fluid +
+                   " --headless --backend cpu --render none --scene heat-block --frames 4 --export-every 2 " +
+                   (dir / "h_%04d.nvdb").string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    openvdb::MetaMap::Ptr meta;
+    const auto grids = readVdb(dir / "h_0003.vdb", meta);
+    ASSERT_EQ(grids->size(), 1u); // heat's one field, its temperature
+    EXPECT_EQ((*grids)[0]->getName(), "heat");
+    EXPECT_TRUE(openvdb::gridPtrCast<openvdb::FloatGrid>((*grids)[0]));
+    const auto nano = readNanoVdb(dir / "h_0001.nvdb");
+    EXPECT_TRUE(nano.count("temperature"));
+    EXPECT_TRUE(fs::exists(dir / "h_0003.nvdb"));
+}
+
+TEST(VdbExport, BadPatternsAndFoldersAreOneLineAndExitCode2)
+{
+    const fs::path dir = freshFolder("bad");
+    const std::string run = Fluid + " --headless --backend cpu --render none --scene fire-small --frames 4 ";
+    const CommandResult noNumber = runCommand(run + "--export-every 2 " + (dir / "fire.vdb").string());
+    EXPECT_EQ(noNumber.code, 2) << noNumber.out;
+    EXPECT_NE(noNumber.out.find("has no %04d, so each of the 2 files would replace the last"), std::string::npos)
+        << noNumber.out;
+    const CommandResult noFolder = runCommand(run + "--export-every 2 " + (dir / "missing" / "f_%04d.vdb").string());
+    EXPECT_EQ(noFolder.code, 2) << noFolder.out;
+    EXPECT_NE(noFolder.out.find("does not exist"), std::string::npos) << noFolder.out;
+    const CommandResult badSuffix = runCommand(run + "--export-every 2 " + (dir / "f_%04d.exr").string());
+    EXPECT_EQ(badSuffix.code, 2) << badSuffix.out;
+    // one file needs no frame number
+    EXPECT_EQ(runCommand(run + "--export-every 4 " + (dir / "one.vdb").string()).code, 0);
+    EXPECT_TRUE(fs::exists(dir / "one.vdb"));
+}
+
+// A disk that fills (here a file size limit, with SIGXFSZ ignored so the write fails instead
+// of killing the run): the run stops with one line, exit 1, and leaves no file under the final
+// name and no temporary beside it.
+TEST(VdbExport, AFullDiskStopsTheRunAndLeavesNoPartialFile)
+{
+    const fs::path dir = freshFolder("full");
+    for (const char* suffix : {".vdb", ".nvdb"}) {
+        const std::string file = (dir / (std::string("f_%04d") + suffix)).string();
+        const CommandResult r = runCommand("bash -c 'ulimit -f 64; trap \"\" XFSZ; exec " + Fluid +
+                                           " --headless --backend cpu --render none --scene fire-small --frames 40 "
+                                           "--export-every 20 " + file + "'");
+        EXPECT_EQ(r.code, 1) << r.out;
+        EXPECT_NE(r.out.find("(is the disk full?); nothing was left under its name"), std::string::npos) << r.out;
+        for (const auto& e : fs::directory_iterator(dir))
+            ADD_FAILURE() << "left behind: " << e.path();
+    }
+}
