@@ -34,15 +34,6 @@ struct RunOutcome {
 };
 
 /// The screenshot path of a frame: "%04d" replaced by the frame number, if present.
-std::string screenshotName(const std::string& pattern, int frame)
-{
-    const size_t at = pattern.find("%04d");
-    if (at == std::string::npos) return pattern;
-    char num[16];
-    std::snprintf(num, sizeof num, "%04d", frame);
-    return pattern.substr(0, at) + num + pattern.substr(at + 4);
-}
-
 /// Attaches an offscreen render of the first configuration's density (smoke) or temperature
 /// (heat) to the session; returns the header's render line. Where Vulkan cannot run, the run
 /// goes on without a render unless --render was asked for explicitly.
@@ -157,7 +148,7 @@ RunOutcome runFrames(const Options& o, Session& session, FrameExport* exports)
         if (shot) {
             const render::CapturedImage image = session.capture();
             run.imageBytes += image.pixels.size() * 4;
-            render::writePng(screenshotName(o.screenshot, frame), image.pixels, image.width, image.height);
+            render::writePng(framePath(o.screenshot, frame), image.pixels, image.width, image.height);
         }
         if (session.solverCount() > 1 && run.identical && !session.fieldsIdentical())
             run.identical = false, run.firstDifference = frame;
@@ -189,7 +180,7 @@ bool printOutcome(const Options& o, const Session& session, const RunOutcome& ru
         if (run.imageBytes)
             std::printf("Screenshot read-back, outside the per-frame figure: %llu bytes in all\n",
                         (unsigned long long)run.imageBytes);
-        if (!o.screenshot.empty()) std::printf("screenshot: %s\n", screenshotName(o.screenshot, o.frames - 1).c_str());
+        if (!o.screenshot.empty()) std::printf("screenshot: %s\n", framePath(o.screenshot, o.frames - 1).c_str());
     }
     if (const render::VulkanContext* vk = session.vulkan(); vk && vk->validation()) {
         std::printf("Vulkan validation errors: %d\n", vk->validationErrors());
