@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iterator>
+#include <unistd.h>
 
 namespace vbm::app {
 
@@ -79,6 +81,14 @@ options:
                           field's bits (FNV-1a, in value-index order): two runs print the
                           same hash when their fields are bitwise the same; no grid is
                           built or written, where --export took over 200 s at a billion voxels
+  --checkpoint-every K DIR  headless: every Kth frame, write the solver's whole state to
+                          DIR/checkpoint-NNNNNNNN.vbmck (NNNNNNNN: the frames done; DIR is
+                          made if missing), atomically, keeping the last two; SIGTERM or
+                          SIGINT (Ctrl-C) then writes a final one before the run exits
+  --resume FILE           headless: go on from a checkpoint for --frames more frames, bitwise
+                          as the run that wrote it would have (its scene and settings come
+                          from the file: no --scene, --scalars, --max-cfl or --seed);
+                          resolvers, backend and --tap-table may differ (the same bits)
   --look NAME             density (lit smoke), emission (colormap), fire (lit smoke and
                           blackbody flames from the temperature) or blocks; default: fire
                           for scenes that burn fuel, density for smoke, emission for heat
@@ -125,6 +135,38 @@ void readAdvectionResolver(ArgReader& r, Options& o)
     o.advection = r.resolver();
     if (const std::string why = stepKindRefusal(*o.advection, StepKind::Advection); !why.empty())
         throw UsageError(r.flag() + ": " + why);
+}
+
+/// --checkpoint-every K DIR: DIR is made when missing (not its parents), and must be writable.
+void readCheckpointEvery(ArgReader& r, Options& o)
+{
+    o.checkpointEvery = int(r.integer(1, 10000000));
+    o.checkpointDir = r.value();
+    const std::filesystem::path dir(o.checkpointDir);
+    std::error_code ec;
+    if (!std::filesystem::exists(dir, ec)) std::filesystem::create_directory(dir, ec);
+    if (!std::filesystem::is_directory(dir, ec))
+        throw UsageError("--checkpoint-every: '" + o.checkpointDir + "' is not a folder and cannot be made one" +
+                         (ec ? " (" + ec.message() + ")" : ""));
+    if (access(o.checkpointDir.c_str(), W_OK) != 0)
+        throw UsageError("--checkpoint-every: the folder '" + o.checkpointDir + "' is not writable");
+}
+
+/// The options a checkpoint fixes, or that only the headless run has.
+void checkResumeAndCheckpoints(const Options& o)
+{
+    if (!o.headless && (o.checkpointEvery || !o.resume.empty()))
+        throw UsageError(std::string(o.resume.empty() ? "--checkpoint-every" : "--resume") +
+                         " is for the headless run: add --headless");
+    if (o.resume.empty()) return;
+    const std::pair<bool, const char*> fixed[] = {{!o.scene.empty(), "--scene"},
+                                                  {o.scalars.has_value(), "--scalars"},
+                                                  {o.maxCfl.has_value(), "--max-cfl"},
+                                                  {o.seed.has_value(), "--seed"}};
+    for (const auto& [given, flag] : fixed)
+        if (given)
+            throw UsageError(std::string("--resume goes on with the checkpoint's scene and settings: leave out ") +
+                             flag);
 }
 
 void readSize(ArgReader& r, Options& o)
@@ -239,6 +281,8 @@ const std::pair<const char*, FlagReader> Flags[] = {
          o.exportPattern = r.outputPath({".vdb", ".nvdb"});
      }},
     {"--fields-hash", [](ArgReader&, Options& o) { o.fieldsHash = true; }},
+    {"--checkpoint-every", readCheckpointEvery},
+    {"--resume", [](ArgReader& r, Options& o) { o.resume = r.value(); }},
     {"--timings",
      [](ArgReader& r, Options& o) {
          o.timings = r.outputPath({".csv", ".json"});
@@ -297,6 +341,7 @@ Options parseOptions(int argc, char** argv)
     }
     if (o.headless && !o.script.empty()) throw UsageError("--script drives the window: leave out --headless");
     if (o.exportEvery) checkExportPattern(o.exportPattern, o.exportEvery, o.frames);
+    checkResumeAndCheckpoints(o);
     return o;
 }
 

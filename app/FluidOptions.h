@@ -47,6 +47,9 @@ struct Options {
     int exportEvery = 0;                 ///< headless: --export-every K FILE (0: none)
     std::string exportPattern;           ///< its .vdb or .nvdb file name, %04d for the frame
     bool fieldsHash = false;             ///< headless: print Solver::fieldsHash after the last frame
+    int checkpointEvery = 0;             ///< headless: --checkpoint-every K DIR (0: none)
+    std::string checkpointDir;           ///< its folder (made if missing)
+    std::string resume;                  ///< headless: --resume FILE, a checkpoint to go on from
     std::optional<uint32_t> seed; ///< --seed: replaces the scene's seed
 };
 

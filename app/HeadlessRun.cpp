@@ -6,13 +6,16 @@
 #include "FrameExport.h"
 #include "OffscreenTarget.h"
 #include "PngFile.h"
+#include "RunCheckpoints.h"
 #include "SceneSetup.h"
 #include "Session.h"
 #include "SetupProgress.h"
+#include "StopSignal.h"
 #include "TimingSummary.h"
 #include "TimingsFile.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <unistd.h>
@@ -31,7 +34,49 @@ struct RunOutcome {
     uint64_t imageBytes = 0;   ///< screenshot read-backs, in all
     bool identical = true;     ///< every configuration's fields equal after every frame
     int firstDifference = -1;
+    int framesRun = 0, lastFrame = -1; ///< frames run, and the last one's number from the scene's start
+    int stoppedBy = 0; ///< the signal that stopped the run early (StopSignal.h), or 0
 };
+
+/// Where the run starts: a scene from its name, or a checkpoint's state.
+struct RunStart {
+    CheckpointInfo info; ///< the scene's name and settings; a resumed run's frame and time
+    std::string resumedFrom;
+};
+
+/// The command line's scene settings, as a checkpoint records them.
+std::string settingsText(const Options& o)
+{
+    std::string s;
+    const auto add = [&](const std::string& flag) { s += (s.empty() ? "" : " ") + flag; };
+    if (o.scalars) add(std::string("--scalars ") + (*o.scalars == ScalarStorage::Half ? "half" : "float"));
+    if (o.maxCfl) {
+        char x[40];
+        std::snprintf(x, sizeof x, "--max-cfl %.17g", *o.maxCfl);
+        add(x);
+    }
+    if (o.seed) add("--seed " + std::to_string(*o.seed));
+    return s;
+}
+
+/// The session the run steps: the scene named (or the backend's default), or the state of
+/// --resume's checkpoint.
+std::unique_ptr<Session> startSession(const Options& o, Backend backend, const std::vector<NamedChoice>& configs,
+                                      RunStart& start)
+{
+    start.info.choice = configs.front().choice;
+    if (o.resume.empty()) {
+        start.info.scene = startingSceneName(o, backend);
+        start.info.settings = settingsText(o);
+        return std::make_unique<Session>(start.info.scene, backend, configs,
+                                         SceneOverrides{o.scalars, o.maxCfl, o.tapTable, o.seed});
+    }
+    Checkpoint c = readCheckpoint(o.resume);
+    start.info.scene = c.info.scene, start.info.settings = c.info.settings;
+    start.info.frame = c.info.frame, start.info.time = c.info.time;
+    start.resumedFrom = o.resume;
+    return std::make_unique<Session>(std::move(c.scene), backend, configs, o.tapTable);
+}
 
 /// The screenshot path of a frame: "%04d" replaced by the frame number, if present.
 /// Attaches an offscreen render of the first configuration's density (smoke) or temperature
@@ -63,7 +108,7 @@ std::string startOffscreenRender(const Options& o, Session& session)
     return line;
 }
 
-void printHeader(const Options& o, const Session& session, const std::string& renderLine)
+void printHeader(const Options& o, const Session& session, const std::string& renderLine, const RunStart& start)
 {
     const Solver& first = session.solver();
     const MemoryReport mem = first.memory();
@@ -102,23 +147,34 @@ void printHeader(const Options& o, const Session& session, const std::string& re
         std::printf("  A/B:        %zu configurations step in turns, frame by frame, from the same initial state;\n"
                     "              their fields are compared bitwise after every frame\n",
                     session.solverCount());
-    std::printf("  frames:     %d\n\n", o.frames);
+    if (!start.resumedFrom.empty())
+        std::printf("  resumed:    %s, after frame %llu (t = %g s) of %s%s%s\n", start.resumedFrom.c_str(),
+                    (unsigned long long)start.info.frame, start.info.time, start.info.scene.c_str(),
+                    start.info.settings.empty() ? "" : " ", start.info.settings.c_str());
+    if (o.checkpointEvery)
+        std::printf("  checkpoint: every %d frames and on SIGTERM or SIGINT, to %s (the last two kept)\n",
+                    o.checkpointEvery, o.checkpointDir.c_str());
+    if (start.resumedFrom.empty())
+        std::printf("  frames:     %d\n\n", o.frames);
+    else
+        std::printf("  frames:     %d more, to frame %llu\n\n", o.frames,
+                    (unsigned long long)(start.info.frame + uint64_t(o.frames)));
     std::fflush(stdout);
 }
 
 /// Progress on stderr: in place on a terminal, else a line every tenth of the run; with the
 /// active voxels after the frame's step. A frame that rebuilt the topology always gets a line of
 /// its own, marked, so the count's jumps can be told from its drift.
-void reportProgress(int frame, int frames, const std::vector<FrameTimings>& records)
+void reportProgress(uint64_t frame, uint64_t frames, const std::vector<FrameTimings>& records)
 {
     const FrameTimings& first = records.front();
     char line[160];
-    std::snprintf(line, sizeof line, "[vbm-fluid] frame %d/%d, last step %.2f ms, %llu active voxels%s", frame + 1,
-                  frames, records.back().stepMs(), (unsigned long long)first.activeVoxels,
+    std::snprintf(line, sizeof line, "[vbm-fluid] frame %llu/%llu, last step %.2f ms, %llu active voxels%s",
+                  (unsigned long long)frame + 1, (unsigned long long)frames, records.back().stepMs(), (unsigned long long)first.activeVoxels,
                   first.rebuilt ? " (rebuilt)" : "");
     if (isatty(fileno(stderr)))
         std::fprintf(stderr, "\r%s   %s", line, first.rebuilt ? "\n" : "");
-    else if (first.rebuilt || (frame + 1) % std::max(1, frames / 10) == 0 || frame + 1 == frames)
+    else if (first.rebuilt || (frame + 1) % std::max<uint64_t>(1, frames / 10) == 0 || frame + 1 == frames)
         std::fprintf(stderr, "%s\n", line);
 }
 
@@ -133,29 +189,40 @@ void countHostBytes(RunOutcome& run, const FrameTimings& first)
     run.maxFieldBytes = std::max(run.maxFieldBytes, run.fieldBytes);
 }
 
-RunOutcome runFrames(const Options& o, Session& session, FrameExport* exports)
+/// What a run writes as it goes: screenshots, exported frames, checkpoints.
+struct RunOutputs {
+    FrameExport* exports = nullptr;
+    RunCheckpoints* checkpoints = nullptr;
+    uint64_t firstFrame = 0; ///< frames done before this run (a resumed run's)
+};
+
+RunOutcome runFrames(const Options& o, Session& session, const RunOutputs& out)
 {
     RunOutcome run;
     run.records = {session.scene().name, session.backend(), session.scene().params.seed, {}, {}};
     for (size_t k = 0; k < session.solverCount(); ++k)
         run.records.configNames.push_back(session.solverName(k));
-    for (int frame = 0; frame < o.frames; ++frame) {
+    for (int frame = 0; frame < o.frames && !stopSignal(); ++frame) {
+        const int number = int(out.firstFrame) + frame; // counted from the scene's start
         const bool shot =
             !o.screenshot.empty() && (frame + 1 == o.frames || o.screenshot.find("%04d") != std::string::npos);
         const std::vector<FrameTimings>& records = session.frame({true, shot});
         run.records.frames.push_back(records);
+        ++run.framesRun, run.lastFrame = number;
         if (session.renderer()) countHostBytes(run, records.front());
         if (shot) {
             const render::CapturedImage image = session.capture();
             run.imageBytes += image.pixels.size() * 4;
-            render::writePng(framePath(o.screenshot, frame), image.pixels, image.width, image.height);
+            render::writePng(framePath(o.screenshot, number), image.pixels, image.width, image.height);
         }
         if (session.solverCount() > 1 && run.identical && !session.fieldsIdentical())
             run.identical = false, run.firstDifference = frame;
-        if (exports) exports->afterFrame(session, frame);
-        reportProgress(frame, o.frames, records);
+        if (out.exports) out.exports->afterFrame(session, number);
+        if (out.checkpoints) out.checkpoints->afterFrame(session, uint64_t(number) + 1);
+        reportProgress(uint64_t(number), out.firstFrame + uint64_t(o.frames), records);
     }
     if (isatty(fileno(stderr))) std::fprintf(stderr, "\n");
+    run.stoppedBy = stopSignal();
     return run;
 }
 
@@ -180,7 +247,8 @@ bool printOutcome(const Options& o, const Session& session, const RunOutcome& ru
         if (run.imageBytes)
             std::printf("Screenshot read-back, outside the per-frame figure: %llu bytes in all\n",
                         (unsigned long long)run.imageBytes);
-        if (!o.screenshot.empty()) std::printf("screenshot: %s\n", framePath(o.screenshot, o.frames - 1).c_str());
+        if (!o.screenshot.empty() && run.lastFrame >= 0)
+            std::printf("screenshot: %s\n", framePath(o.screenshot, run.lastFrame).c_str());
     }
     if (const render::VulkanContext* vk = session.vulkan(); vk && vk->validation()) {
         std::printf("Vulkan validation errors: %d\n", vk->validationErrors());
@@ -189,28 +257,13 @@ bool printOutcome(const Options& o, const Session& session, const RunOutcome& ru
     return clean;
 }
 
-} // namespace
-
-int runHeadless(const Options& o)
+/// The lines after the summary table: the hash, the exports, the timings file.
+void printFiles(const Options& o, const Session& session, const RunOutcome& run, const FrameExport* exports)
 {
-    const Backend backend = pickBackend(o.backend);
-    const std::vector<NamedChoice> configs = configurations(o, backend);
-    Session session(startingSceneName(o, backend), backend, configs, SceneOverrides{o.scalars, o.maxCfl, o.tapTable, o.seed});
-    const std::string renderLine = startOffscreenRender(o, session);
-    if (!o.screenshot.empty() && !session.renderer())
-        throw cli::UsageError("--screenshot needs the offscreen render, which is not available here");
-    printHeader(o, session, renderLine);
-
-    std::unique_ptr<FrameExport> exports;
-    if (o.exportEvery) exports = std::make_unique<FrameExport>(o.exportPattern, o.exportEvery);
-    const RunOutcome run = runFrames(o, session, exports.get());
-    if (exports) exports->finish();
-    std::fputs(summaryTable(run.records).c_str(), stdout);
-    const bool clean = printOutcome(o, session, run);
     if (o.fieldsHash)
         std::printf("fields hash: %016llx (%zu fields, %llu active voxels, after %d frames)\n",
                     (unsigned long long)session.solver().fieldsHash(), session.solver().fieldNames().size(),
-                    (unsigned long long)session.solver().activeVoxels(), o.frames);
+                    (unsigned long long)session.solver().activeVoxels(), run.framesRun);
     if (exports)
         std::printf("export: %d files (%s, every %d frames); the writer took %.2f s in all, %.1f ms per file, "
                     "beside the run, which waited %.2f s for it\n",
@@ -219,11 +272,47 @@ int runHeadless(const Options& o)
                     exports->waitSeconds());
     if (!o.exportPath.empty()) {
         const size_t grids = session.exportFields(o.exportPath);
-        std::printf("export: %s (%zu float grids after %d frames)\n", o.exportPath.c_str(), grids, o.frames);
+        std::printf("export: %s (%zu float grids after %d frames)\n", o.exportPath.c_str(), grids, run.framesRun);
     }
     if (!o.timings.empty()) {
         const size_t rows = writeTimings(o.timings, run.records);
         std::printf("timings: %s (%zu rows)\n", o.timings.c_str(), rows);
+    }
+}
+
+} // namespace
+
+int runHeadless(const Options& o)
+{
+    const Backend backend = pickBackend(o.backend);
+    const std::vector<NamedChoice> configs = configurations(o, backend);
+    RunStart start;
+    const std::unique_ptr<Session> session = startSession(o, backend, configs, start);
+    const std::string renderLine = startOffscreenRender(o, *session);
+    if (!o.screenshot.empty() && !session->renderer())
+        throw cli::UsageError("--screenshot needs the offscreen render, which is not available here");
+    printHeader(o, *session, renderLine, start);
+
+    std::unique_ptr<FrameExport> exports;
+    if (o.exportEvery) exports = std::make_unique<FrameExport>(o.exportPattern, o.exportEvery);
+    std::unique_ptr<RunCheckpoints> checkpoints;
+    if (o.checkpointEvery) {
+        checkpoints = std::make_unique<RunCheckpoints>(o.checkpointDir, o.checkpointEvery, start.info);
+        catchStopSignals();
+    }
+    const RunOutcome run = runFrames(o, *session, {exports.get(), checkpoints.get(), start.info.frame});
+    if (exports) exports->finish();
+    if (run.stoppedBy && checkpoints) checkpoints->finalCheckpoint(*session, start.info.frame + uint64_t(run.framesRun));
+    std::fputs(summaryTable(run.records).c_str(), stdout);
+    const bool clean = printOutcome(o, *session, run);
+    printFiles(o, *session, run, exports.get());
+    if (checkpoints && checkpoints->written())
+        std::printf("checkpoint: %s (%d written, the last two kept)\n", checkpoints->lastPath().c_str(),
+                    checkpoints->written());
+    if (run.stoppedBy) {
+        std::printf("stopped by %s after %d of %d frames%s\n", run.stoppedBy == SIGINT ? "SIGINT" : "SIGTERM",
+                    run.framesRun, o.frames, checkpoints ? ": --resume the checkpoint above to go on" : "");
+        return 128 + run.stoppedBy;
     }
     return clean ? 0 : 1;
 }

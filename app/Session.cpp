@@ -37,6 +37,37 @@ Session::Session(const std::string& sceneName, Backend backend, const std::vecto
     mSetupSeconds = progress.seconds();
 }
 
+Session::Session(Scene resumed, Backend backend, const std::vector<NamedChoice>& configs,
+                 std::optional<TapTableMode> tapTable)
+    : mBackend(backend)
+{
+    SetupProgress progress;
+    mOverrides.tapTable = tapTable;
+    resumed.tapTable = tapTable.value_or(TapTableMode::Auto);
+    MemoryOffer offer = memoryOffer(backend);
+    offer.host = 0; // the domain is built already: only the solvers' memory is still to come
+    if (const std::string why = memoryRefusal(resumed, double(resumed.grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount()),
+                                              int(configs.size()), offer);
+        !why.empty())
+        throw SceneError(resumed.name + ": " + why);
+    planMemory(resumed, int(configs.size()), offer);
+    mScene = std::move(resumed);
+    progress.report("building the solver from the checkpoint", -1);
+    makeSolvers(configs);
+    // the solvers hold the fields now: the host copies go
+    for (std::vector<float>* f : {&mScene.temperature, &mScene.density, &mScene.fixed, &mScene.emitter, &mScene.u,
+                                  &mScene.v, &mScene.w, &mScene.pressure, &mScene.fuel})
+        std::vector<float>().swap(*f);
+    mSetupSeconds = progress.seconds();
+}
+
+void Session::planMemory(Scene& scene, int configurations, const MemoryOffer& offer)
+{
+    const double voxels = double(scene.grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount());
+    mTapTablePlan = planTapTable(scene, voxels, configurations, offer);
+    scene.tapTable = mTapTablePlan.on ? TapTableMode::On : TapTableMode::Off; // every configuration the same
+}
+
 Scene Session::loadWithOverrides(const std::string& sceneName, bool strict, int configurations,
                                  SetupProgress& progress)
 {
@@ -50,9 +81,7 @@ Scene Session::loadWithOverrides(const std::string& sceneName, bool strict, int 
     hooks.progress = [&](const char* what, double fraction) { progress.report(what, fraction); };
     Scene scene = loadScene(sceneName, hooks);
     applyOverrides(scene, sceneName, strict);
-    const double voxels = double(scene.grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount());
-    mTapTablePlan = planTapTable(scene, voxels, configurations, offer);
-    scene.tapTable = mTapTablePlan.on ? TapTableMode::On : TapTableMode::Off; // every configuration the same
+    planMemory(scene, configurations, offer);
     return scene;
 }
 

@@ -53,6 +53,11 @@ public:
     /// session loads; half or a max CFL on a heat scene is a cli::UsageError.
     Session(const std::string& sceneName, Backend backend, const std::vector<NamedChoice>& configs,
             SceneOverrides overrides = {});
+    /// Goes on from a checkpoint's state (`resumed`, Checkpoint.h) with one solver per
+    /// configuration, after the memory check. The tap table is planned anew for this machine,
+    /// as `tapTable` says or auto (the same bits either way).
+    Session(Scene resumed, Backend backend, const std::vector<NamedChoice>& configs,
+            std::optional<TapTableMode> tapTable);
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
@@ -133,6 +138,9 @@ private:
     /// the voxels and bytes when `configurations` solvers would not fit) and with the tap table's
     /// mode resolved for all of them (tapTablePlan()).
     Scene loadWithOverrides(const std::string& sceneName, bool strict, int configurations, SetupProgress& progress);
+    /// The tap table's plan for `configurations` solvers of `scene`, whose grid is built; the
+    /// plan's mode is set on the scene.
+    void planMemory(Scene& scene, int configurations, const MemoryOffer& offer);
     /// The command line's settings on `scene` (strict: half storage or a max CFL on a heat scene
     /// is a cli::UsageError; else heat keeps its own).
     void applyOverrides(Scene& scene, const std::string& sceneName, bool strict) const;

@@ -24,10 +24,11 @@ fi
 # runtimes (libclang-rt-dev), and llvm-symbolizer (llvm) for readable sanitizer stacks.
 # vbm-bench --cpu's peer: OpenVDB 10 (libopenvdb-dev; its headers also need Boost's).
 # scripts/plot-bench.py draws the bench charts with matplotlib (python3-matplotlib; its test: PlotBench.*).
+# Blender (blender) renders an exported .vdb sequence in BlenderExport.RendersAnExportedSequence.
 packages=(build-essential cmake ninja-build pkg-config libgtest-dev ca-certificates
   libvulkan-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers libpng-dev libglm-dev
   libglfw3-dev libimgui-dev xvfb xauth python3 python3-matplotlib binutils clang libclang-rt-dev llvm
-  libopenvdb-dev libboost-dev)
+  libopenvdb-dev libboost-dev blender)
 
 missing=()
 for p in "${packages[@]}"; do

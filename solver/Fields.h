@@ -168,7 +168,7 @@ public:
             mChannelBytes += flagWords(valueCount) * sizeof(uint32_t);
             make(Channel::U, scene.u), make(Channel::V, scene.v), make(Channel::W, scene.w);
             make(Channel::Pressure, scene.pressure);
-            if (isFire(scene.params)) make(Channel::Fuel, {});
+            if (isFire(scene.params)) make(Channel::Fuel, scene.fuel);
             const std::vector<float>* given[3] = {&scene.u, &scene.v, &scene.w};
             for (int a = 0; a < 3; ++a) {
                 mAmbient[size_t(Channel::U) + a] = scene.wind[a];

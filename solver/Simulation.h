@@ -34,6 +34,7 @@ public:
           mSmokeThreshold(scene.adapt.enabled() ? float(scene.adapt.threshold) : -1.f)
     {
         if (mSmokeThreshold >= 0) mSmokeCount = Exec::template allocate<double>(1);
+        mStepsDone = scene.startStep;
         mExec.synchronize();
     }
 
@@ -85,6 +86,7 @@ public:
     }
     uint64_t activeVoxels() const override { return mDomain.activeVoxels(); }
     uint64_t topologyVersion() const override { return mTopologyVersion; }
+    uint64_t stepsDone() const override { return mStepsDone; }
     HostGridHandle hostGrid() const override { return mDomain.fine().hostCopy(); }
     uint64_t blockCount(int log2BlockWidth) const override { return mDomain.fine().view(log2BlockWidth).blockCount; }
 

@@ -96,19 +96,21 @@ const float* Solver::fieldData(const std::string& name) const
 }
 void* Solver::cudaStream() const { return mEngine->cudaStream(); }
 
-Scene Solver::snapshot() const
+uint64_t Solver::stepsDone() const { return mEngine->stepsDone(); }
+
+Scene Solver::state() const
 {
     Scene s;
-    s.name = mSceneName + " (snapshot)";
+    s.name = mSceneName;
     s.kind = mKind;
     s.grid = mEngine->hostGrid();
     s.params = mParams;
     s.adapt = mAdapt;
-    s.adapt.rebuilds = false;
     s.region = solver::copyOf(mRegion);
     s.wind = mWind;
     s.scalars = mScalars; // the values are halves already: packing them again keeps them
     s.tapTable = mTapTable ? TapTableMode::On : TapTableMode::Off;
+    s.startStep = stepsDone();
     using solver::Channel;
     s.temperature = mEngine->download(Channel::Temperature);
     if (mKind == SimulationKind::Heat) {
@@ -118,7 +120,17 @@ Scene Solver::snapshot() const
         s.emitter = mEngine->download(Channel::Emitter);
         s.u = mEngine->download(Channel::U), s.v = mEngine->download(Channel::V), s.w = mEngine->download(Channel::W);
         s.pressure = mEngine->download(Channel::Pressure);
+        if (mFire) s.fuel = mEngine->download(Channel::Fuel);
     }
+    return s;
+}
+
+Scene Solver::snapshot() const
+{
+    Scene s = state();
+    s.name += " (snapshot)";
+    s.adapt.rebuilds = false;
+    s.startStep = 0;
     return s;
 }
 

@@ -29,6 +29,8 @@ public:
     virtual void* cudaStream() const = 0;
     virtual uint64_t activeVoxels() const = 0;
     virtual uint64_t topologyVersion() const = 0;
+    /// Steps taken, the scene's startStep included.
+    virtual uint64_t stepsDone() const = 0;
     /// A host copy of the current grid.
     virtual HostGridHandle hostGrid() const = 0;
     virtual uint64_t blockCount(int log2BlockWidth) const = 0;

@@ -27,6 +27,11 @@ struct Scene {
     std::vector<float> temperature, density, fixed, emitter;
     /// Smoke: initial face velocities and pressure per value index, or empty (Solver::snapshot).
     std::vector<float> u, v, w, pressure;
+    /// Fire: initial fuel per value index, or empty (Solver::state).
+    std::vector<float> fuel;
+    /// Steps already taken (Solver::state, a checkpoint's): the emitter noise and the rebuild
+    /// schedule go on from here; 0 for a new scene.
+    uint64_t startStep = 0;
     SimulationParams params;
     /// Smoke: density and temperature as floats (default) or half pairs (`scalar_storage half`).
     ScalarStorage scalars = ScalarStorage::Float;

@@ -69,9 +69,16 @@ public:
     /// The CUDA stream (a cudaStream_t) the solver's work runs on, null on the CPU: work queued
     /// on it after a step (the renderer's copy of a field) is ordered before the next step.
     void* cudaStream() const;
-    /// The current state as a scene: this topology, every field (the emitter's too), the
-    /// parameters and, for an adaptive scene, its region with rebuilds off (Adaptation::rebuilds),
-    /// so a solver made from it steps the same voxels with the same boundaries, never rebuilding.
+    /// Steps taken since the scene started (a resumed scene's startStep included).
+    uint64_t stepsDone() const;
+    /// Everything a solver needs to go on from here as this one would (a checkpoint's content,
+    /// Checkpoint.h): this topology, every field (the emitter's and fuel too), the parameters, the
+    /// adaptive scene's region and rebuild schedule, and the steps taken (Scene::startStep, the
+    /// emitter noise's phase). A solver made from it steps bitwise as this one.
+    Scene state() const;
+    /// state() as a fixed-topology scene starting afresh: an adaptive scene's rebuilds off
+    /// (Adaptation::rebuilds) and startStep 0, so a solver made from it steps the same voxels
+    /// with the same boundaries, never rebuilding.
     Scene snapshot() const;
     /// FNV-1a hash of every field's bytes, in fieldNames() order.
     uint64_t fieldsHash() const;
