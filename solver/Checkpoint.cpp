@@ -128,6 +128,14 @@ public:
         static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>);
         bytes(&v, sizeof v);
     }
+    /// A bool from its byte, which must be 0 or 1 (any other byte is not a bool to load).
+    void operator()(bool& v)
+    {
+        uint8_t byte = 0;
+        bytes(&byte, 1);
+        if (byte > 1) throw InputError("corrupt (a yes-or-no setting holds " + std::to_string(byte) + ")");
+        v = byte == 1;
+    }
     uint64_t length(uint64_t elementBytes)
     {
         uint64_t n = 0;
