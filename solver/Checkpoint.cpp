@@ -28,6 +28,7 @@ class StreamHash {
 public:
     void add(const void* data, size_t n)
     {
+        if (n == 0) return; // an empty array's data() may be null: nothing to copy from it
         const auto* p = static_cast<const unsigned char*>(data);
         mTotal += n;
         if (mFill > 0) { // complete the word begun by the last call
