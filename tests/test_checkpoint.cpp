@@ -24,13 +24,7 @@ namespace {
 
 const std::string Fluid = VBM_FLUID_PATH;
 
-fs::path freshFolder(const std::string& name)
-{
-    const fs::path p = fs::temp_directory_path() / ("vbm-ckpt-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(p);
-    fs::create_directories(p);
-    return p;
-}
+fs::path freshFolder(const std::string& name) { return ::freshFolder("vbm-ckpt", name); }
 
 std::string readBytes(const fs::path& p)
 {

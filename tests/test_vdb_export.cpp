@@ -20,13 +20,7 @@ namespace {
 
 const std::string Fluid = VBM_FLUID_PATH;
 
-fs::path freshFolder(const std::string& name)
-{
-    const fs::path p = fs::temp_directory_path() / ("vbm-vdb-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(p);
-    fs::create_directories(p);
-    return p;
-}
+fs::path freshFolder(const std::string& name) { return ::freshFolder("vbm-vdb", name); }
 
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
