@@ -33,8 +33,8 @@ options:
                           through resolvers, take screenshots, export fields and quit
   --frames N              headless: simulation steps to run (default 100)
   --scene NAME|FILE       a built-in scene (heat-shell, heat-block, smoke-plume,
-                          smoke-plume-4m, smoke-open, smoke-open-4m, fire, fire-small) or a
-                          .scene file (assets/scenes/README.md);
+                          smoke-plume-4m, smoke-open, smoke-open-4m, smoke-mesh, fire,
+                          fire-small) or a .scene file (assets/scenes/README.md);
                           default: smoke-open-4m on CUDA, fire-small on the CPU (both in
                           open air)
   --backend cuda|cpu      where to run (default: cuda when a GPU is usable, else cpu)

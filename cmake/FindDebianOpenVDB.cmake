@@ -1,6 +1,6 @@
 # Finds OpenVDB 10 as Debian's libopenvdb-dev ships it (with TBB, Imath and Boost's headers) and
-# defines the target vbm::openvdb. Optional: vbm-bench --cpu's peers and vbm-fluid's .vdb export
-# use it where it is found and say so where it is not (scripts/setup.sh installs it).
+# defines the target vbm::openvdb. Required: the solver voxelizes meshes with it; vbm-bench --cpu's
+# peers and vbm-fluid's .vdb export use it too (scripts/setup.sh installs it).
 find_path(VBM_OPENVDB_INCLUDE_DIR openvdb/openvdb.h)
 find_path(VBM_BOOST_INCLUDE_DIR boost/numeric/conversion/conversion_traits.hpp)
 find_library(VBM_OPENVDB_LIBRARY openvdb)

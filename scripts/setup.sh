@@ -22,13 +22,15 @@ fi
 # holds the headers and a static library with the GLFW and Vulkan backends); its test runs under
 # Xvfb (xvfb-run needs xauth). The fuzz targets need clang with libFuzzer and the sanitizer
 # runtimes (libclang-rt-dev), and llvm-symbolizer (llvm) for readable sanitizer stacks.
-# vbm-bench --cpu's peer: OpenVDB 10 (libopenvdb-dev; its headers also need Boost's).
+# Meshes in: assimp reads them (libassimp-dev), OpenVDB 10 voxelizes them (libopenvdb-dev; its
+# headers also need Boost's; also vbm-bench --cpu's peer and the .vdb writer); the mesh tests and
+# the smoke-mesh scene use Debian's models (assimp-testmodels, under /usr/share/assimp/models).
 # scripts/plot-bench.py draws the bench charts with matplotlib (python3-matplotlib; its test: PlotBench.*).
 # Blender (blender) renders an exported .vdb sequence in BlenderExport.RendersAnExportedSequence.
 packages=(build-essential cmake ninja-build pkg-config libgtest-dev ca-certificates
   libvulkan-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers libpng-dev libglm-dev
   libglfw3-dev libimgui-dev xvfb xauth python3 python3-matplotlib binutils clang libclang-rt-dev llvm
-  libopenvdb-dev libboost-dev blender)
+  libopenvdb-dev libboost-dev libassimp-dev assimp-testmodels blender)
 
 missing=()
 for p in "${packages[@]}"; do

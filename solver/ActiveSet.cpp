@@ -113,6 +113,11 @@ nanovdb::CoordBBox setBounds(const std::vector<nanovdb::Coord>& seeds, int margi
             lo[a] = std::min<int64_t>(lo[a], int64_t(std::floor(c[a] - b.r))),
             hi[a] = std::max<int64_t>(hi[a], int64_t(std::ceil(c[a] + b.r)));
     }
+    if (region.emitting) {
+        const nanovdb::CoordBBox e = region.emitting.grid<nanovdb::ValueOnIndex>()->indexBBox();
+        for (int a = 0; a < 3; ++a)
+            lo[a] = std::min<int64_t>(lo[a], e.min()[a]), hi[a] = std::max<int64_t>(hi[a], e.max()[a]);
+    }
     nanovdb::CoordBBox box;
     for (int a = 0; a < 3; ++a) {
         box.min()[a] = int(std::max<int64_t>(lo[a], int64_t(region.box.min()[a]) - margin));
@@ -135,6 +140,12 @@ std::vector<nanovdb::Coord> emitterVoxels(const ActiveRegion& region)
                     const nanovdb::Coord c(x, y, z);
                     if (insideBall(b, c) && view.allows(c)) out.push_back(c);
                 }
+    if (view.emitting)
+        for (uint32_t i = 0; i < view.emitting->tree().nodeCount(0); ++i)
+            for (auto on = leaves(view.emitting)[i].valueMask().beginOn(); on; ++on) {
+                const nanovdb::Coord c = leaves(view.emitting)[i].offsetToGlobalCoord(*on);
+                if (view.allows(c)) out.push_back(c);
+            }
     return out;
 }
 
@@ -144,6 +155,8 @@ ActiveRegion copyOf(const ActiveRegion& region)
     r.box = region.box;
     if (region.within) r.within = region.within.copy<nanovdb::HostBuffer>();
     r.obstacles = region.obstacles, r.emitters = region.emitters;
+    if (region.solid) r.solid = region.solid.copy<nanovdb::HostBuffer>();
+    if (region.emitting) r.emitting = region.emitting.copy<nanovdb::HostBuffer>();
     return r;
 }
 
@@ -155,7 +168,9 @@ RegionView hostRegionView(const ActiveRegion& region)
             region.obstacles.data(),
             uint32_t(region.obstacles.size()),
             region.emitters.data(),
-            uint32_t(region.emitters.size())};
+            uint32_t(region.emitters.size()),
+            region.solid ? region.solid.grid<nanovdb::ValueOnIndex>() : nullptr,
+            region.emitting ? region.emitting.grid<nanovdb::ValueOnIndex>() : nullptr};
 }
 
 HostGridHandle activeSetOnHost(const std::vector<nanovdb::Coord>& seeds, int margin, const ActiveRegion& region)

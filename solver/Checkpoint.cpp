@@ -257,6 +257,8 @@ void readBody(Reader& r, Checkpoint& c)
     visitBalls(r, s.region.obstacles);
     s.region.emitters.resize(r.length(4 * sizeof(double)));
     visitBalls(r, s.region.emitters);
+    s.region.solid = r.grid("mesh obstacles grid");
+    s.region.emitting = r.grid("mesh emitters grid");
     const uint64_t values = s.grid.grid<nanovdb::ValueOnIndex>()->valueCount();
     for (std::vector<float>* f : fieldsOf(s)) {
         *f = r.floats();
@@ -292,6 +294,8 @@ void writeCheckpoint(const std::string& path, const Solver& solver, const Checkp
         visitBalls(w, s.region.obstacles);
         w(uint64_t(s.region.emitters.size()));
         visitBalls(w, s.region.emitters);
+        w.grid(s.region.solid);
+        w.grid(s.region.emitting);
         for (const std::vector<float>* f : fieldsOf(s))
             w.floats(*f);
         w.trailer();

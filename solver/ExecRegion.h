@@ -1,5 +1,5 @@
-// An adaptive scene's region (ActiveRegion) in executor memory: the obstacle and emitter balls
-// and the loaded domain's grid, behind the RegionView the rebuild's bodies read.
+// An adaptive scene's region (ActiveRegion) in executor memory: the obstacle and emitter balls,
+// the loaded domain's grid and the mesh voxel sets, behind the RegionView the rebuild's bodies read.
 #pragma once
 
 #include "ExecGrid.h"
@@ -15,7 +15,9 @@ class ExecRegion {
 public:
     explicit ExecRegion(const ActiveRegion& r)
         : mObstacles(upload(r.obstacles)), mEmitters(upload(r.emitters)),
-          mWithin(r.within ? ExecGrid<Exec>(r.within) : ExecGrid<Exec>())
+          mWithin(r.within ? ExecGrid<Exec>(r.within) : ExecGrid<Exec>()),
+          mSolid(r.solid ? ExecGrid<Exec>(r.solid) : ExecGrid<Exec>()),
+          mEmitting(r.emitting ? ExecGrid<Exec>(r.emitting) : ExecGrid<Exec>())
     {
         mView = {r.box.min(),
                  r.box.max(),
@@ -23,7 +25,9 @@ public:
                  mObstacles.data(),
                  uint32_t(r.obstacles.size()),
                  mEmitters.data(),
-                 uint32_t(r.emitters.size())};
+                 uint32_t(r.emitters.size()),
+                 r.solid ? mSolid.grid() : nullptr,
+                 r.emitting ? mEmitting.grid() : nullptr};
     }
     const RegionView& view() const { return mView; }
 
@@ -36,7 +40,7 @@ private:
     }
 
     Array<Ball> mObstacles, mEmitters;
-    ExecGrid<Exec> mWithin;
+    ExecGrid<Exec> mWithin, mSolid, mEmitting;
     RegionView mView{};
 };
 

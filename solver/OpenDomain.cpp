@@ -16,7 +16,9 @@ void collectBalls(const std::string& source, const std::vector<const Line*>& rem
                   const std::vector<const Line*>& fields, ActiveRegion& region, std::vector<Ball>& smoke)
 {
     for (const Line* r : removes) {
-        if (r->words.size() < 2 || r->words[1] != "sphere") fail(source, r->number, "only 'remove sphere CX CY CZ R'");
+        if (r->words.size() >= 2 && r->words[1] == "mesh") continue; // collectMeshes' (SceneMeshes.h)
+        if (r->words.size() < 2 || r->words[1] != "sphere")
+            fail(source, r->number, "write 'remove sphere CX CY CZ R' or 'remove mesh FILE [options]'");
         expectCount(source, *r, 6);
         const Sphere s = sphereOf(source, *r, 2);
         region.obstacles.push_back({s[0], s[1], s[2], s[3]});

@@ -4,6 +4,7 @@
 
 #include "OpenDomain.h"
 #include "SceneDomain.h"
+#include "SceneMeshes.h"
 #include "SceneText.h"
 #include "kernels/ActiveSetBodies.h"
 #include "vbm/BuildVoxelBlockManager.h"
@@ -283,6 +284,23 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
     return deferred;
 }
 
+/// `emitter mesh ...`: the emitter is 1 at the domain's voxels among the line's mesh voxels.
+void applyMeshEmitter(const std::string& source, const Line& l, const CoordList& voxels, Scene& scene)
+{
+    if (scene.kind != SimulationKind::Smoke) fail(source, l.number, "'emitter' is for smoke scenes");
+    const IndexGrid* g = scene.grid.grid<nanovdb::ValueOnIndex>();
+    if (scene.emitter.empty()) scene.emitter.assign(vbmExtent(g, 7).lastOffset + 1, 0.f);
+    auto acc = g->getAccessor();
+    const IndexGrid* solid = scene.region.solid ? scene.region.solid.grid<nanovdb::ValueOnIndex>() : nullptr;
+    uint64_t hit = 0;
+    for (const nanovdb::Coord& c : voxels) {
+        const uint64_t i = acc.getValue(c);
+        if (i == 0 || (solid && solid->tree().isActive(c))) continue; // the test a rebuild's emitters use
+        scene.emitter[i] = 1.f, ++hit;
+    }
+    if (!hit) fail(source, l.number, "the mesh holds no voxel of the domain");
+}
+
 /// Applies one initial-field statement (temperature, fixed, emitter) at every active voxel.
 void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
 {
@@ -346,6 +364,8 @@ Scene parseText(const std::string& text, const std::string& source, const std::s
     const DeferredLines deferred = readStatements(source, lines, scene);
     std::vector<Ball> smoke;
     collectBalls(source, deferred.removes, deferred.fields, scene.region, smoke);
+    MeshVoxelLists meshes;
+    collectMeshes(source, deferred.removes, deferred.fields, baseDir, scene.region, meshes);
     const Line& d = *deferred.domain;
     const bool open = d.words.size() >= 2 && d.words[1] == "open";
     if (deferred.adapt) scene.adapt = readAdapt(source, *deferred.adapt);
@@ -362,14 +382,19 @@ Scene parseText(const std::string& text, const std::string& source, const std::s
                                           if (hooks.beforeBuild) hooks.beforeBuild(scene, voxels);
                                       },
                                       hooks.progress};
-        scene.grid = buildDomain(source, d, deferred.removes, baseDir, scene.region.obstacles, domainHooks);
+        scene.grid = buildDomain(source, d, deferred.removes, baseDir, scene.region, meshes, domainHooks);
         if (scene.adapt.enabled()) { // the loaded domain bounds where voxels may become active
             scene.region.within = scene.grid.copy<nanovdb::HostBuffer>();
             scene.region.box = scene.grid.grid<nanovdb::ValueOnIndex>()->indexBBox();
         }
     }
-    for (const Line* l : deferred.fields)
-        applyFieldLine(source, *l, scene);
+    if (open) checkMeshSizes(source, meshes, scene.region.box); // fixed domains: buildDomain checks
+    for (const Line* l : deferred.fields) {
+        if (const auto m = meshes.find(l); m != meshes.end())
+            applyMeshEmitter(source, *l, m->second, scene);
+        else
+            applyFieldLine(source, *l, scene);
+    }
     if (scene.kind == SimulationKind::Smoke && scene.emitter.empty() && scene.density.empty())
         fail(source, lines.back().number, "a smoke scene needs an 'emitter' or an initial 'density'");
     if (scene.kind == SimulationKind::Smoke && scene.emitter.empty()) scene.emitter.assign(scene.density.size(), 0.f);

@@ -3,6 +3,7 @@
 #include "SceneDomain.h"
 
 #include "GridFile.h"
+#include "SceneMeshes.h"
 #include "kernels/ActiveSetBodies.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
@@ -13,8 +14,6 @@
 namespace vbm::scenetext {
 
 namespace {
-
-using CoordList = std::vector<nanovdb::Coord>;
 
 /// Voxels of a level set: phi < 0 over its bounding box (interior), or its active voxels (band).
 /// The file goes through the validated loader, so its tree and bounding box are sound.
@@ -113,9 +112,9 @@ CoordList gridVoxels(const IndexGrid* g)
 } // namespace
 
 HostGridHandle buildDomain(const std::string& source, const Line& d, const std::vector<const Line*>& removes,
-                           const std::string& baseDir, const std::vector<Ball>& obstacles, const DomainHooks& hooks)
+                           const std::string& baseDir, const ActiveRegion& region, const MeshVoxelLists& meshes,
+                           const DomainHooks& hooks)
 {
-    // obstacles[k] is removes[k]'s ball (collectBalls)
     if (d.words.size() < 2) fail(source, d.number, "'domain' needs a shape: shell, box, sphere, nvdb or open");
     const std::string& shape = d.words[1];
     HostGridHandle grid;
@@ -140,14 +139,28 @@ HostGridHandle buildDomain(const std::string& source, const Line& d, const std::
         if (!std::filesystem::exists(p)) fail(source, d.number, p.string() + ": no such file");
         coords = levelSetVoxels(p.string(), d.words[3] == "interior", source, d.number);
         if (hooks.beforeBuild) hooks.beforeBuild(double(coords.size()));
+    } else if (shape == "mesh") {
+        coords = meshLineVoxels(source, d, 1, baseDir);
+        if (hooks.beforeBuild) hooks.beforeBuild(double(coords.size()));
     } else {
-        fail(source, d.number, "unknown domain shape '" + shape + "' (shell, box, sphere, nvdb or open)");
+        fail(source, d.number, "unknown domain shape '" + shape + "' (shell, box, sphere, nvdb, mesh or open)");
     }
-    if (!obstacles.empty()) {
+    if (!region.obstacles.empty() || region.solid) {
         if (coords.empty()) coords = gridVoxels(grid.grid<nanovdb::ValueOnIndex>()); // shell: its voxels back out
-        for (size_t k = 0; k < obstacles.size(); ++k) {
-            std::erase_if(coords, [&](const nanovdb::Coord& c) { return solver::insideBall(obstacles[k], c); });
-            if (coords.empty()) fail(source, removes[k]->number, "this 'remove' leaves the domain no voxel");
+        nanovdb::CoordBBox shape;
+        for (const nanovdb::Coord& c : coords)
+            shape.expand(c);
+        checkMeshSizes(source, meshes, shape);
+        const IndexGrid* solid = region.solid ? region.solid.grid<nanovdb::ValueOnIndex>() : nullptr;
+        size_t ball = 0;
+        for (const Line* r : removes) { // in order, so the error names the line that empties the domain
+            if (r->words[1] == "mesh")
+                std::erase_if(coords, [&](const nanovdb::Coord& c) { return solid->tree().isActive(c); });
+            else
+                std::erase_if(coords,
+                              [&](const nanovdb::Coord& c) { return solver::insideBall(region.obstacles[ball], c); }),
+                    ++ball;
+            if (coords.empty()) fail(source, r->number, "this 'remove' leaves the domain no voxel");
         }
     }
     if (!coords.empty()) {

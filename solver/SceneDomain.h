@@ -3,7 +3,7 @@
 // obstacles. (`domain open` is OpenDomain.h's.)
 #pragma once
 
-#include "SceneText.h"
+#include "SceneMeshes.h"
 
 #include <functional>
 #include <string>
@@ -23,7 +23,7 @@ struct DomainHooks {
 /// count (an estimate from above where removed balls or a level set's file decide it) before
 /// the voxels are listed, or for a level set once they are, before its grid is built.
 HostGridHandle buildDomain(const std::string& source, const Line& domain, const std::vector<const Line*>& removes,
-                           const std::string& baseDir, const std::vector<Ball>& obstacles,
+                           const std::string& baseDir, const ActiveRegion& obstacles, const MeshVoxelLists& meshes,
                            const DomainHooks& hooks = {});
 
 } // namespace vbm::scenetext

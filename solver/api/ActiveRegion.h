@@ -47,10 +47,14 @@ inline constexpr int MaxOpenCoord = 1 << 30;
 
 /// Where voxels may be active: inside `box`, where `within` is active (loaded domains; empty
 /// for an open one), outside every obstacle. The emitters are always active (within the rest).
+/// Mesh obstacles and emitters (`remove mesh`, `emitter mesh`) are voxel sets: leaf-only
+/// OnIndex grids whose active voxels are the meshes' insides (the union of every such line).
 struct ActiveRegion {
     nanovdb::CoordBBox box; ///< inclusive bounds
     HostGridHandle within;  ///< the loaded domain's grid, or empty (`domain open`)
     std::vector<Ball> obstacles, emitters;
+    HostGridHandle solid;    ///< every mesh obstacle's voxels, or empty
+    HostGridHandle emitting; ///< every mesh emitter's voxels, or empty
 };
 
 } // namespace vbm

@@ -15,7 +15,7 @@
 namespace vbm {
 
 /// The version this build writes and reads: a checkpoint of another one is refused.
-inline constexpr uint32_t CheckpointFormat = 1;
+inline constexpr uint32_t CheckpointFormat = 2;
 
 /// What a checkpoint records besides the solver's state.
 struct CheckpointInfo {

@@ -44,6 +44,8 @@ struct RegionView {
     uint32_t obstacleCount;
     const Ball* emitters;
     uint32_t emitterCount;
+    const IndexGrid* solid;    ///< the mesh obstacles' voxels, or null
+    const IndexGrid* emitting; ///< the mesh emitters' voxels, or null
 
     /// Whether voxel c may be active.
     __hostdev__ bool allows(const nanovdb::Coord& c) const
@@ -53,13 +55,13 @@ struct RegionView {
         if (within && !within->tree().isActive(c)) return false;
         for (uint32_t k = 0; k < obstacleCount; ++k)
             if (insideBall(obstacles[k], c)) return false;
-        return true;
+        return !(solid && solid->tree().isActive(c));
     }
     __hostdev__ bool inEmitter(const nanovdb::Coord& c) const
     {
         for (uint32_t k = 0; k < emitterCount; ++k)
             if (insideBall(emitters[k], c)) return true;
-        return false;
+        return emitting && emitting->tree().isActive(c);
     }
 };
 

@@ -1,0 +1,187 @@
+// Reading meshes with assimp (Mesh.h): every triangle of every mesh, the node transforms baked
+// in, points at one position merged, then checked: finite points, triangles with an area, a
+// size this machine can voxelize.
+#include "Mesh.h"
+
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <new>
+#include <unordered_map>
+
+namespace vbm {
+
+namespace {
+
+/// Bytes the voxelization needs per triangle, about: our arrays, OpenVDB's copies and its
+/// per-triangle work (measured peak over 1M triangles, with headroom).
+constexpr double BytesPerTriangle = 256;
+
+/// MemAvailable from /proc/meminfo, in bytes; a large number where it cannot be read.
+double availableMemory()
+{
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    double kib = 0;
+    std::string unit;
+    while (in >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return 1e18;
+}
+
+std::string gib(double bytes)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
+    return text;
+}
+
+/// assimp's post-processing: triangles only, node transforms applied, checked by assimp.
+constexpr unsigned ImportFlags = aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_SortByPType |
+                                 aiProcess_ValidateDataStructure;
+
+void configure(Assimp::Importer& importer)
+{
+    importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+}
+
+/// Points keyed by their exact bits, so the same position is one point.
+struct PointKey {
+    uint32_t bits[3];
+    bool operator==(const PointKey& o) const { return std::memcmp(bits, o.bits, sizeof bits) == 0; }
+};
+struct PointHash {
+    size_t operator()(const PointKey& k) const
+    {
+        uint64_t h = 1469598103934665603ull;
+        for (uint32_t b : k.bits)
+            h = (h ^ b) * 1099511628211ull;
+        return size_t(h);
+    }
+};
+
+bool finite(const aiVector3D& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+/// Twice the triangle's area is zero: a degenerate triangle (also three distinct but collinear points).
+bool degenerate(const std::array<float, 3>& a, const std::array<float, 3>& b, const std::array<float, 3>& c)
+{
+    const double u[3] = {double(b[0]) - a[0], double(b[1]) - a[1], double(b[2]) - a[2]};
+    const double v[3] = {double(c[0]) - a[0], double(c[1]) - a[1], double(c[2]) - a[2]};
+    const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    return n[0] == 0 && n[1] == 0 && n[2] == 0;
+}
+
+/// The checked, merged mesh of an imported scene.
+TriangleMesh meshOf(const aiScene& scene, const std::string& name)
+{
+    uint64_t faces = 0;
+    for (unsigned m = 0; m < scene.mNumMeshes; ++m)
+        faces += scene.mMeshes[m]->mNumFaces;
+    if (faces >= (1ull << 32)) throw MeshError(name + ": " + std::to_string(faces) + " triangles: at most 2^32 - 1");
+    if (double(faces) * BytesPerTriangle > availableMemory())
+        throw MeshError(name + ": " + std::to_string(faces) + " triangles need about " +
+                        gib(double(faces) * BytesPerTriangle) + " to voxelize, more than the " +
+                        gib(availableMemory()) + " free");
+    TriangleMesh mesh;
+    std::unordered_map<PointKey, uint32_t, PointHash> index;
+    uint64_t degenerateCount = 0;
+    for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+        const aiMesh& in = *scene.mMeshes[m];
+        std::vector<uint32_t> merged(in.mNumVertices);
+        for (unsigned v = 0; v < in.mNumVertices; ++v) {
+            const aiVector3D& p = in.mVertices[v];
+            if (!finite(p))
+                throw MeshError(name + ": point " + std::to_string(v) + " of mesh " + std::to_string(m) +
+                                " is not a finite number");
+            const std::array<float, 3> q{p.x == 0 ? 0.f : p.x, p.y == 0 ? 0.f : p.y, p.z == 0 ? 0.f : p.z}; // -0 is 0
+            PointKey key;
+            std::memcpy(key.bits, q.data(), sizeof key.bits);
+            const auto [it, added] = index.try_emplace(key, uint32_t(mesh.points.size()));
+            if (added) mesh.points.push_back(q);
+            merged[v] = it->second;
+        }
+        for (unsigned f = 0; f < in.mNumFaces; ++f) {
+            const aiFace& face = in.mFaces[f];
+            if (face.mNumIndices != 3) continue; // points and lines (SortByPType keeps them apart)
+            std::array<uint32_t, 3> t{};
+            for (int k = 0; k < 3; ++k) {
+                if (face.mIndices[k] >= in.mNumVertices)
+                    throw MeshError(name + ": triangle " + std::to_string(f) + " names a point the mesh lacks");
+                t[k] = merged[face.mIndices[k]];
+            }
+            if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2] ||
+                degenerate(mesh.points[t[0]], mesh.points[t[1]], mesh.points[t[2]])) {
+                ++degenerateCount;
+                continue;
+            }
+            mesh.triangles.push_back(t);
+        }
+    }
+    if (mesh.triangles.empty())
+        throw MeshError(name + (degenerateCount ? ": every triangle is degenerate (" + std::to_string(degenerateCount) +
+                                                      " with no area)"
+                                                : ": the mesh has no triangles"));
+    return mesh;
+}
+
+TriangleMesh imported(Assimp::Importer& importer, const aiScene* scene, const std::string& name)
+{
+    if (!scene) {
+        std::string why = importer.GetErrorString();
+        while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+        for (char& c : why)
+            if (c == '\n') c = ' ';
+        if (why.empty()) why = "assimp could not read it";
+        if (why.find("bad_alloc") != std::string::npos)
+            throw MeshError(name + ": the file declares more elements than fit in memory (damaged or enormous)");
+        if (why.find("contains no faces") != std::string::npos)
+            throw MeshError(name + ": the mesh has no triangles (points or lines only, or a truncated file)");
+        throw MeshError(name + ": not a mesh assimp can read (OBJ, PLY, STL, glTF/GLB, FBX, ...): " + why);
+    }
+    if (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) throw MeshError(name + ": the file is incomplete (truncated or damaged)");
+    return meshOf(*scene, name);
+}
+
+} // namespace
+
+TriangleMesh readMesh(const std::string& path)
+{
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw MeshError(path + ": no such file");
+    if (std::filesystem::is_directory(path, ec)) throw MeshError(path + ": a folder, not a mesh file");
+    std::ifstream probe(path, std::ios::binary);
+    if (!probe) throw MeshError(path + ": cannot be opened: " + std::strerror(errno));
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) throw MeshError(path + ": cannot read its size: " + ec.message());
+    if (size == 0) throw MeshError(path + ": the file is empty");
+    // assimp holds the file and its own structures, several times the file's size
+    if (double(size) * 8 > availableMemory())
+        throw MeshError(path + ": " + gib(double(size)) + " of mesh needs more memory than the " +
+                        gib(availableMemory()) + " free");
+    Assimp::Importer importer;
+    configure(importer);
+    try {
+        return imported(importer, importer.ReadFile(path, ImportFlags), path);
+    } catch (const std::bad_alloc&) {
+        throw MeshError(path + ": the mesh does not fit in memory");
+    }
+}
+
+TriangleMesh readMeshFromMemory(const void* data, size_t size, const std::string& extension, const std::string& name)
+{
+    if (size == 0) throw MeshError(name + ": the file is empty");
+    Assimp::Importer importer;
+    configure(importer);
+    try {
+        return imported(importer, importer.ReadFileFromMemory(data, size, ImportFlags, extension.c_str()), name);
+    } catch (const std::bad_alloc&) {
+        throw MeshError(name + ": the mesh does not fit in memory");
+    }
+}
+
+} // namespace vbm
