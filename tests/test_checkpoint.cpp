@@ -130,7 +130,9 @@ TEST(Checkpoint, DamagedFilesAreRefusedWithOneLine)
     EXPECT_NE(refusal(file, foreign).find("not a vbm-fluid checkpoint"), std::string::npos);
     std::string newer = good;
     newer[8] = char(CheckpointFormat + 1);
-    EXPECT_NE(refusal(file, newer).find("a checkpoint of format 2; this vbm-fluid reads format 1"), std::string::npos);
+    EXPECT_NE(refusal(file, newer).find("a checkpoint of format " + std::to_string(CheckpointFormat + 1) +
+                                        "; this vbm-fluid reads format " + std::to_string(CheckpointFormat)),
+              std::string::npos);
     std::string flipped = good;
     flipped[good.size() - 100] ^= 0x10; // a bit of the last field
     EXPECT_NE(refusal(file, flipped).find("corrupt (its bytes do not match the hash"), std::string::npos);
