@@ -154,6 +154,8 @@ TriangleMesh readMesh(const std::string& path)
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw MeshError(path + ": no such file");
     if (std::filesystem::is_directory(path, ec)) throw MeshError(path + ": a folder, not a mesh file");
+    // a pipe or a device would block or never end: only regular files (links to them too)
+    if (!std::filesystem::is_regular_file(path, ec)) throw MeshError(path + ": not a regular file");
     std::ifstream probe(path, std::ios::binary);
     if (!probe) throw MeshError(path + ": cannot be opened: " + std::strerror(errno));
     const auto size = std::filesystem::file_size(path, ec);

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <set>
 
+#include <sys/stat.h>
+
 using namespace vbm;
 using namespace vbm::testmesh;
 
@@ -145,8 +147,12 @@ TEST(MeshFiles, EachBadMeshGetsOneLineNamingTheFile)
         std::ifstream d(Models + "Collada/duck.dae", std::ios::binary);
         return std::string((std::istreambuf_iterator<char>(d)), std::istreambuf_iterator<char>());
     }();
+    const std::string fifo = folder() + "/pipe.obj";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0); // reading it would block
     const std::vector<std::pair<std::string, std::string>> cases = {
         {folder() + "/missing.obj", "no such file"},
+        {fifo, "not a regular file"},
+        {folder(), "a folder, not a mesh file"},
         {file("unknown.xyz", "hello\n"), "not a mesh assimp can read"},
         {file("empty.obj", ""), "the file is empty"},
         {file("points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n"), "no triangles"},
