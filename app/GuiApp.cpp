@@ -176,8 +176,7 @@ void WindowApp::startSession(const Options& o)
         SceneOverrides{mState.scalars, o.maxCfl, mState.tapTable, o.seed});
     mSession->attachRenderer(std::move(vk), std::move(target), o.interop);
     const render::VolumeRenderer& r = *mSession->renderer();
-    mSession->view().look =
-        startingLook(mSession->scene(), mSession->solver(), *mSession->vulkan(), r.boxMin(), r.boxMax(), o);
+    mSession->view().look = startingLook(mSession->view().look, r.boxMin(), r.boxMax(), o);
 }
 
 void WindowApp::printStart() const

@@ -96,8 +96,7 @@ std::string startOffscreenRender(const Options& o, Session& session)
         return std::string("none (") + e.what() + ")";
     }
     const render::VolumeRenderer& renderer = *session.renderer();
-    session.view().look =
-        startingLook(session.scene(), session.solver(), *session.vulkan(), renderer.boxMin(), renderer.boxMax(), o);
+    session.view().look = startingLook(session.view().look, renderer.boxMin(), renderer.boxMax(), o);
     const render::VulkanContext& vk = *session.vulkan();
     std::string line = "offscreen " + std::to_string(o.width) + "x" + std::to_string(o.height) + " on " +
                        vk.deviceName() + (vk.validation() ? " (validation on)" : "") + ", " +

@@ -76,16 +76,16 @@ render::RenderSettings defaultLook(const Scene& scene, const Solver& solver, con
     }
     for (const Ball& b : scene.region.obstacles)
         look.obstacles.push_back({float(b.x), float(b.y), float(b.z), float(b.r)});
+    look.meshObstacles = render::buildObstacleSurface(scene.region.solid); // null without mesh obstacles
     look.groundHeight = groundHeight(scene);
     look.log2BlockWidth = solver.choice().log2BlockWidth;
     if (vk.cpuDevice()) look.lightResolution = 32; // lavapipe: a coarser light volume (and fewer rays, by default)
     return look;
 }
 
-render::RenderSettings startingLook(const Scene& scene, const Solver& solver, const render::VulkanContext& vk,
-                                    const float* boxMin, const float* boxMax, const Options& o)
+render::RenderSettings startingLook(render::RenderSettings look, const float* boxMin, const float* boxMax,
+                                    const Options& o)
 {
-    render::RenderSettings look = defaultLook(scene, solver, vk);
     if (o.blockOverlay || o.look == "blocks") look.mode = render::RenderMode::Blocks;
     if (o.look == "density") look.mode = render::RenderMode::Density;
     if (o.look == "emission") look.mode = render::RenderMode::Emission;

@@ -26,13 +26,15 @@ std::string renderFieldName(SimulationKind kind);
 /// What a look shows, for the run's header.
 std::string lookName(render::RenderMode mode, SimulationKind kind);
 /// The first look of a scene: smoke lit (with flames where it burns fuel), heat as emission
-/// through a colormap that follows the temperature's range; the scene's obstacles as surfaces,
+/// through a colormap that follows the temperature's range; the scene's obstacles as surfaces
+/// (spheres, and the mesh obstacles' solid voxels as a smooth surface built here),
 /// the ground under its domain; fewer rays on a CPU Vulkan device (`vk`).
 render::RenderSettings defaultLook(const Scene& scene, const Solver& solver, const render::VulkanContext& vk);
-/// The default look with what the command line asks for: the look, a fixed colormap range, the
+/// `look` (the scene's default look, as Session::attachRenderer sets it: its mesh surface is
+/// built once) with what the command line asks for: the look, a fixed colormap range, the
 /// light, the render scale, the ground, a slice plane (at the middle of the box [boxMin, boxMax)
 /// when no position is given).
-render::RenderSettings startingLook(const Scene& scene, const Solver& solver, const render::VulkanContext& vk,
-                                    const float* boxMin, const float* boxMax, const Options& o);
+render::RenderSettings startingLook(render::RenderSettings look, const float* boxMin, const float* boxMax,
+                                    const Options& o);
 
 } // namespace vbm::app

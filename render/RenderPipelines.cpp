@@ -2,10 +2,12 @@
 #include "RenderPipelines.h"
 
 // the compiled shaders, generated at build time
+#include "coarse_mesh_spv.h"
 #include "coarse_spv.h"
 #include "light_spv.h"
 #include "range_spv.h"
 #include "upscale_spv.h"
+#include "volume_mesh_spv.h"
 #include "volume_spv.h"
 
 namespace vbm::render {
@@ -24,6 +26,12 @@ const Spirv Shaders[PassCount] = {{range_spv, sizeof(range_spv), "range.comp"},
                                   {light_spv, sizeof(light_spv), "light.comp"},
                                   {volume_spv, sizeof(volume_spv), "volume.comp"},
                                   {upscale_spv, sizeof(upscale_spv), "upscale.comp"}};
+// the same with VBM_MESH_OBSTACLES, for the passes that draw mesh obstacles
+const Spirv MeshShaders[PassCount] = {{nullptr, 0, nullptr},
+                                      {coarse_mesh_spv, sizeof(coarse_mesh_spv), "coarse.comp, mesh obstacles"},
+                                      {nullptr, 0, nullptr},
+                                      {volume_mesh_spv, sizeof(volume_mesh_spv), "volume.comp, mesh obstacles"},
+                                      {nullptr, 0, nullptr}};
 
 } // namespace
 
@@ -47,21 +55,8 @@ RenderPipelines::RenderPipelines(VulkanContext& vk) : mVk(vk)
         plci.setLayoutCount = 1;
         plci.pSetLayouts = &mSetLayout;
         checkVk(vkCreatePipelineLayout(d, &plci, nullptr, &mLayout), "vkCreatePipelineLayout");
-        for (int k = 0; k < PassCount; ++k) {
-            const std::string what = std::string(" (") + Shaders[k].name + ")";
-            VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-            smci.codeSize = Shaders[k].bytes;
-            smci.pCode = Shaders[k].code;
-            checkVk(vkCreateShaderModule(d, &smci, nullptr, &mShaders[k]), ("vkCreateShaderModule" + what).c_str());
-            VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-            cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-            cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-            cpci.stage.module = mShaders[k];
-            cpci.stage.pName = "main";
-            cpci.layout = mLayout;
-            checkVk(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &mPipelines[k]),
-                    ("vkCreateComputePipelines" + what).c_str());
-        }
+        for (int k = 0; k < PassCount; ++k)
+            create(k, false);
     } catch (...) {
         release();
         throw;
@@ -70,13 +65,41 @@ RenderPipelines::RenderPipelines(VulkanContext& vk) : mVk(vk)
 
 RenderPipelines::~RenderPipelines() { release(); }
 
+void RenderPipelines::create(int k, bool mesh)
+{
+    const Spirv& spirv = (mesh ? MeshShaders : Shaders)[k];
+    VkShaderModule& module = (mesh ? mMeshShaders : mShaders)[k];
+    const std::string what = std::string(" (") + spirv.name + ")";
+    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    smci.codeSize = spirv.bytes;
+    smci.pCode = spirv.code;
+    checkVk(vkCreateShaderModule(mVk.device(), &smci, nullptr, &module), ("vkCreateShaderModule" + what).c_str());
+    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cpci.stage.module = module;
+    cpci.stage.pName = "main";
+    cpci.layout = mLayout;
+    checkVk(vkCreateComputePipelines(mVk.device(), VK_NULL_HANDLE, 1, &cpci, nullptr,
+                                     &(mesh ? mMeshPipelines : mPipelines)[k]),
+            ("vkCreateComputePipelines" + what).c_str());
+}
+
+void RenderPipelines::useMeshObstacles()
+{
+    for (int k = 0; k < PassCount; ++k)
+        if (MeshShaders[k].code && !mMeshPipelines[k]) create(k, true);
+}
+
 void RenderPipelines::release()
 {
     VkDevice d = mVk.device();
-    for (VkPipeline& p : mPipelines)
-        if (p) vkDestroyPipeline(d, p, nullptr), p = VK_NULL_HANDLE;
-    for (VkShaderModule& s : mShaders)
-        if (s) vkDestroyShaderModule(d, s, nullptr), s = VK_NULL_HANDLE;
+    for (auto* pipelines : {&mPipelines, &mMeshPipelines})
+        for (VkPipeline& p : *pipelines)
+            if (p) vkDestroyPipeline(d, p, nullptr), p = VK_NULL_HANDLE;
+    for (auto* shaders : {&mShaders, &mMeshShaders})
+        for (VkShaderModule& s : *shaders)
+            if (s) vkDestroyShaderModule(d, s, nullptr), s = VK_NULL_HANDLE;
     if (mLayout) vkDestroyPipelineLayout(d, mLayout, nullptr), mLayout = VK_NULL_HANDLE;
     if (mSetLayout) vkDestroyDescriptorSetLayout(d, mSetLayout, nullptr), mSetLayout = VK_NULL_HANDLE;
 }

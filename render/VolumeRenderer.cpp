@@ -50,6 +50,7 @@ VolumeRenderer::VolumeRenderer(VulkanContext& vk, const nanovdb::GridHandle<nano
 {
     if (channels < 1 || channels > 2) throw VulkanError("the renderer takes a field of 1 or 2 channels");
     uploadGrid(grid);
+    uploadOccupancy();
     createFieldBuffer(cudaInterop);
     mRange = mVk.createDeviceBuffer(2 * sizeof(uint32_t), Storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     mParams = mVk.createDeviceBuffer(sizeof(RenderParams),
@@ -72,7 +73,7 @@ VolumeRenderer::~VolumeRenderer()
     releaseFieldBuffer();
     if (mQueries) vkDestroyQueryPool(d, mQueries, nullptr);
     vkDestroyDescriptorPool(d, mPool, nullptr);
-    for (Buffer* b : {&mGrid, &mImage, &mRays, &mCoarse, &mLight, &mRange, &mParams})
+    for (Buffer* b : {&mGrid, &mImage, &mRays, &mCoarse, &mLight, &mRange, &mParams, &mMeshOccupancy})
         mVk.destroy(*b);
 }
 
@@ -100,9 +101,67 @@ void VolumeRenderer::uploadGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& 
     const auto bbox = g.indexBBox();
     for (int a = 0; a < 3; ++a)
         mBoxMin[a] = float(bbox.min()[a]), mBoxMax[a] = float(bbox.max()[a] + 1);
-    // Device memory: the grid changes only with the topology (setGrid), not every frame.
-    mGrid = mVk.createDeviceBuffer((grid.gridSize() + 3) & ~VkDeviceSize(3), Storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    mVk.upload(mGrid, grid.data(), grid.gridSize());
+    // Device memory: the grid changes only with the topology (setGrid), not every frame. The mesh
+    // obstacles' band follows it in the same buffer (the shaders read both through one array).
+    mGridBytes = grid.gridSize();
+    mGrid = createGridBuffer(mMesh.get());
+    mVk.upload(mGrid, grid.data(), mGridBytes);
+    uploadBand();
+}
+
+void VolumeRenderer::setObstacleSurface(std::shared_ptr<const ObstacleSurface> surface)
+{
+    if (surface == mMesh) return;
+    if (surface) mPipelines.useMeshObstacles(); // before anything changes: it may throw
+    checkVk(vkDeviceWaitIdle(mVk.device()), "vkDeviceWaitIdle (new mesh obstacles for the renderer)");
+    // The field grid stays where it is, copied device to device into the new grid buffer.
+    Buffer grid = createGridBuffer(surface.get());
+    try {
+        mVk.submitAndWait(
+            [&](VkCommandBuffer cmd) {
+                const VkBufferCopy region{0, 0, mGridBytes};
+                vkCmdCopyBuffer(cmd, mGrid.buffer, grid.buffer, 1, &region);
+            },
+            "keeping the grid beside new mesh obstacles");
+    } catch (...) { // the renderer keeps its old grid and obstacles
+        mVk.destroy(grid);
+        throw;
+    }
+    mVk.destroy(mGrid);
+    mGrid = grid;
+    mMesh = std::move(surface);
+    uploadBand();
+    uploadOccupancy();
+    writeDescriptors();
+}
+
+VkDeviceSize VolumeRenderer::meshOffset() const { return (mGridBytes + 31) & ~VkDeviceSize(31); }
+
+Buffer VolumeRenderer::createGridBuffer(const ObstacleSurface* mesh) const
+{
+    const VkDeviceSize bytes = meshOffset() + (mesh ? mesh->band.gridSize() : 0);
+    return mVk.createDeviceBuffer((bytes + 3) & ~VkDeviceSize(3),
+                                  Storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+}
+
+void VolumeRenderer::uploadBand()
+{
+    if (!mMesh) return;
+    const auto& band = mMesh->band;
+    mVk.upload(mGrid, band.data(), band.gridSize(), meshOffset());
+    mHostBytes += band.gridSize();
+}
+
+void VolumeRenderer::uploadOccupancy()
+{
+    mVk.destroy(mMeshOccupancy);
+    const VkBufferUsageFlags usage = Storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    const float outside = -0.5f; // without mesh obstacles a dummy: the binding needs a buffer
+    const float* values = mMesh ? mMesh->occupancy.data() : &outside;
+    const VkDeviceSize bytes = mMesh ? mMesh->occupancy.size() * sizeof(float) : sizeof outside;
+    mMeshOccupancy = mVk.createDeviceBuffer(bytes, usage);
+    mVk.upload(mMeshOccupancy, values, bytes);
+    if (mMesh) mHostBytes += bytes;
 }
 
 VkDeviceSize VolumeRenderer::channelOffset(uint32_t c) const
@@ -206,9 +265,11 @@ void VolumeRenderer::writeDescriptors()
     const VkDeviceSize second = mChannels > 1 ? channelOffset(1) : 0;
     const Buffer& rays = mPixelsPerRay > 1 ? mRays : mImage;
     const VkDescriptorBufferInfo infos[BindingCount] = {
-        {mGrid.buffer, 0, VK_WHOLE_SIZE},        {mField.buffer, 0, channelBytes},   {mField.buffer, second, channelBytes},
-        {rays.buffer, 0, VK_WHOLE_SIZE},         {mImage.buffer, 0, VK_WHOLE_SIZE}, {mCoarse.buffer, 0, VK_WHOLE_SIZE},
-        {mLight.buffer, 0, VK_WHOLE_SIZE},       {mRange.buffer, 0, VK_WHOLE_SIZE}, {mParams.buffer, 0, VK_WHOLE_SIZE}};
+        {mGrid.buffer, 0, VK_WHOLE_SIZE},      {mField.buffer, 0, channelBytes},
+        {mField.buffer, second, channelBytes}, {rays.buffer, 0, VK_WHOLE_SIZE},
+        {mImage.buffer, 0, VK_WHOLE_SIZE},     {mCoarse.buffer, 0, VK_WHOLE_SIZE},
+        {mLight.buffer, 0, VK_WHOLE_SIZE},     {mRange.buffer, 0, VK_WHOLE_SIZE},
+        {mParams.buffer, 0, VK_WHOLE_SIZE},    {mMeshOccupancy.buffer, 0, VK_WHOLE_SIZE}};
     VkWriteDescriptorSet writes[BindingCount] = {};
     for (uint32_t i = 0; i < BindingCount; ++i) {
         writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -277,7 +338,11 @@ RenderParams VolumeRenderer::frameParams(const OrbitCamera& cam, const RenderSet
     p.shading = {s.phaseG, s.exposure, s.skyIntensity, s.albedo};
     p.fire = {s.fireEmission, s.kelvinAtZero, s.kelvinPerUnit, s.kelvinMax};
     const size_t balls = std::min(s.obstacles.size(), MaxSurfaceBalls);
-    p.counts = {uint32_t(balls), 0, 0, 0};
+    p.counts = {uint32_t(balls), 0, uint32_t(meshOffset()), 0};
+    if (mMesh) {
+        p.meshMin = {mMesh->boxMin[0], mMesh->boxMin[1], mMesh->boxMin[2], 0.f};
+        p.meshMax = {mMesh->boxMax[0], mMesh->boxMax[1], mMesh->boxMax[2], 0.f};
+    }
     for (size_t k = 0; k < balls; ++k)
         p.obstacles[k] = {s.obstacles[k].x, s.obstacles[k].y, s.obstacles[k].z, s.obstacles[k].r};
     return p;
@@ -304,7 +369,7 @@ void VolumeRenderer::recordRender(VkCommandBuffer cmd, const OrbitCamera& cam, c
             VK_ACCESS_UNIFORM_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mPipelines.layout(), 0, 1, &mSet, 0, nullptr);
     const auto run = [&](Pass pass, uint32_t x, uint32_t y, uint32_t z) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mPipelines.pipeline(pass));
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, mPipelines.pipeline(pass, mMesh != nullptr));
         vkCmdDispatch(cmd, x, y, z);
     };
     if (range) {
@@ -351,6 +416,7 @@ bool VolumeRenderer::draw(RenderTarget& target, const OrbitCamera& camera, const
     if (size.width != mWidth || size.height != mHeight || perRay != mPixelsPerRay)
         resize(size.width, size.height, perRay);
     fitLightVolume(settings.lightResolution);
+    setObstacleSurface(settings.meshObstacles);
     const VkCommandBuffer cmd = target.beginFrame();
     if (!cmd) return false;
     recordRender(cmd, camera, settings);

@@ -8,9 +8,12 @@
 // device-to-device copy ordered by a timeline semaphore, no host copies) and the staging path
 // (the host writes the field into host-visible memory). Host copies are counted either way.
 // The grid may change while running (adaptive scenes rebuild their topology): setGrid() replaces
-// the grid buffer and re-creates the field buffer, and the bounding box follows.
+// the grid buffer and re-creates the field buffer, and the bounding box follows. Mesh obstacles
+// arrive with the look (RenderSettings::meshObstacles, a surface band built once per scene) and
+// are uploaded when it changes.
 #pragma once
 
+#include "ObstacleSurface.h"
 #include "OrbitCamera.h"
 #include "RenderPipelines.h"
 #include "RenderParams.h"
@@ -67,6 +70,9 @@ struct RenderSettings {
     bool ground = true;      ///< a checkered ground plane at y = groundHeight, shadowed
     float groundHeight = 0;  ///< index space
     std::vector<SurfaceBall> obstacles; ///< the first MaxSurfaceBalls are drawn
+    /// The mesh obstacles' surface (buildObstacleSurface of the scene's solid voxels), or null.
+    /// Uploaded by draw() whenever it is another one than the last drawn.
+    std::shared_ptr<const ObstacleSurface> meshObstacles;
     int sliceAxis = -1;      ///< 0, 1, 2: show the field on the plane (axis) = slicePosition; -1: no slice
     float slicePosition = 0; ///< index coordinate of the slice plane
     int log2BlockWidth = 7;  ///< Blocks mode: the VBM block width to colour by
@@ -101,6 +107,12 @@ public:
     /// upload counts as host bytes. Throws VulkanError for a grid that is not OnIndex (and then
     /// changes nothing).
     void setGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid);
+
+    /// Takes the mesh obstacles' surface (null: none): waits until no submitted frame reads the
+    /// old one and uploads it into device memory (counted as host bytes); the first one makes
+    /// the pipelines that draw mesh obstacles (seconds on a CPU device). draw() calls it when
+    /// the look's meshObstacles changes; nothing happens for the one already held.
+    void setObstacleSurface(std::shared_ptr<const ObstacleSurface> surface);
 
     bool interop() const { return mShared != nullptr; }
     /// One line for the user: which path the field takes to the renderer.
@@ -137,6 +149,14 @@ public:
 
 private:
     void uploadGrid(const nanovdb::GridHandle<nanovdb::HostBuffer>& grid);
+    /// The grid buffer's size for the field grid (mGridBytes) and `mesh`'s band after it.
+    Buffer createGridBuffer(const ObstacleSurface* mesh) const;
+    /// Where the mesh obstacles' band grid starts in the grid buffer (32-byte aligned).
+    VkDeviceSize meshOffset() const;
+    /// The mesh obstacles' band into the grid buffer at meshOffset() (none: nothing).
+    void uploadBand();
+    /// The mesh obstacles' occupancy buffer (the old one destroyed); a 1-float dummy without.
+    void uploadOccupancy();
     void createFieldBuffer(bool cudaInterop);
     /// Frees the field buffer and, on the shared path, CUDA's imports and the timeline semaphore
     /// (the GPU must be idle: nothing submitted may still read them).
@@ -166,6 +186,9 @@ private:
     float mBoxMin[3], mBoxMax[3];
     uint32_t mLightResolution = 0, mLightDims[3] = {0, 0, 0}, mLightCell = 1;
     Buffer mGrid, mField, mImage, mRays, mCoarse, mLight, mRange, mParams;
+    VkDeviceSize mGridBytes = 0; ///< the field grid's, at the start of mGrid; the mesh band follows
+    Buffer mMeshOccupancy;       ///< the mesh obstacles' occupancy, or a dummy
+    std::shared_ptr<const ObstacleSurface> mMesh;
     std::unique_ptr<CudaSharedField> mShared;
     VkSemaphore mTimeline = VK_NULL_HANDLE;
     uint64_t mTimelineValue = 0; ///< last value handed out (CUDA and Vulkan signal in turn)

@@ -46,12 +46,14 @@ VBM_PARAMS_STRUCT
     VBM_UVEC4 lightDims;  // xyz: light volume cells; w: 1 when the light volume is in use
     VBM_VEC4 shading;     // x: Henyey-Greenstein g; y: exposure; z: sky intensity; w: single-scattering albedo
     VBM_VEC4 fire;        // x: emission strength; y: kelvin at temperature 0; z: kelvin per unit temperature; w: the most kelvin
-    VBM_UVEC4 counts;     // x: obstacles
+    VBM_UVEC4 counts;     // x: obstacle spheres; z: the mesh obstacles' band grid's byte offset in binding 0
+    VBM_VEC4 meshMin;     // xyz: the mesh obstacles' band box, min corner (index space; mesh passes only)
+    VBM_VEC4 meshMax;     // xyz: its max corner (exclusive)
     VBM_VEC4 obstacles[VBM_MAX_OBSTACLES]; // xyz: centre; w: radius (voxels)
 }
 #ifdef __cplusplus
 ;
-static_assert(sizeof(RenderParams) == 23 * 16, "std140: 23 vectors of 16 bytes");
+static_assert(sizeof(RenderParams) == 25 * 16, "std140: 25 vectors of 16 bytes");
 } // namespace vbm::render
 #else
 params;

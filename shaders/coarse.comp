@@ -1,6 +1,7 @@
 // The coarse volume over the grid's box, one cell of lightOrigin.w^3 voxels per thread: the mean
-// extinction of the cell's voxels (what the light pass attenuates by; an obstacle's cells are
-// opaque) and the largest value any of them holds (the ray march skips cells where it is 0).
+// extinction of the cell's voxels (what the light pass attenuates by; a cell whose centre is
+// inside an obstacle, sphere or mesh, is opaque) and the largest value any of them holds (the
+// ray march skips cells where it is 0).
 // Density and fire looks only. Cells of more than 4^3 voxels read 4^3 of them, spread evenly,
 // for the mean; the largest value always reads every voxel, or a skip could miss smoke.
 #version 450
@@ -45,5 +46,10 @@ void main()
     const vec3 centre = vec3(lo) + 0.5 * float(n);
     for (uint k = 0u; k < params.counts.x; ++k)
         if (distance(centre, params.obstacles[k].xyz) < params.obstacles[k].w) extinction = 1e3;
+#ifdef VBM_MESH_OBSTACLES
+    pnanovdb_readaccessor_t mesh = meshAccessor();
+    uint level;
+    if (meshAt(mesh, centre, level) > 0.0) extinction = 1e3;
+#endif
     coarse[lightCell(ivec3(cell))] = vec2(extinction, largest);
 }

@@ -68,52 +68,65 @@ vec2 lightFrom(vec3 p)
     return vec2(sun, sky);
 }
 
-// A lit surface point: Lambert from the sun (shadowed by the smoke and the obstacles) and the sky.
-vec3 shadeSurface(vec3 p, vec3 n, vec3 albedo)
+// A lit surface point: Lambert from the sun (times `sunlit`, 0 where an obstacle blocks it, and
+// the smoke's transmittance through the light volume, read `lift` voxels off the surface) and
+// the sky.
+vec3 shadeSurface(vec3 p, vec3 n, vec3 albedo, float sunlit, float lift)
 {
-    const vec2 light = lightFrom(p + 0.5 * n);
-    float tObstacle;
-    vec3 unused;
-    const float blocked = obstacleHit(p + 0.05 * n, params.sun.xyz, 0.0, tObstacle, unused) ? 0.0 : 1.0;
-    const float direct = max(dot(n, params.sun.xyz), 0.0) * light.x * blocked;
+    const vec2 light = lightFrom(p + lift * n);
+    const float direct = max(dot(n, params.sun.xyz), 0.0) * light.x * sunlit;
     return albedo * (sunColour() * direct + skyColour() * light.y * (0.6 + 0.4 * n.y));
 }
 
-// The nearest surface along the ray (an obstacle, or the ground within its disc), shaded; t = 1e30 if none.
-float surface(vec3 eye, vec3 dir, out vec3 colour)
+// The ground disc's hit along the ray, if nearer than tHit: its distance, normal, albedo and
+// fade (it fades out towards the disc's edge).
+void groundHit(vec3 eye, vec3 dir, inout float tHit, inout vec3 n, inout vec3 albedo, inout float fade)
 {
-    float tHit;
-    vec3 n;
-    colour = vec3(0.0);
-    if (!obstacleHit(eye, dir, 0.0, tHit, n)) tHit = 1e30;
     const float ground = params.range.w;
-    if (params.up.w > 0.0 && dir.y < -1e-6 && eye.y > ground) {
-        const float tg = (ground - eye.y) / dir.y;
-        const vec3 centre = 0.5 * (params.boxMin.xyz + params.boxMax.xyz);
-        const float extent = length(params.boxMax.xyz - params.boxMin.xyz);
-        const vec3 p = eye + tg * dir;
-        const float r = length(p.xz - centre.xz) / (2.5 * extent);
-        if (tg < tHit && r < 1.0) {
-            // a checkerboard of tiles about a twelfth of the box, fading out towards the disc's edge
-            const float tile = exp2(round(log2(max(extent / 12.0, 1.0))));
-            const ivec2 t = ivec2(floor(p.xz / tile));
-            const vec3 albedo = ((t.x + t.y) & 1) == 0 ? vec3(0.11) : vec3(0.08);
-            const float fade = smoothstep(1.0, 0.6, r);
-            colour = mix(background(0.0), shadeSurface(p, vec3(0.0, 1.0, 0.0), albedo), fade);
-            return tg;
-        }
-    }
-    if (tHit < 1e30) colour = shadeSurface(eye + tHit * dir, n, vec3(0.55, 0.56, 0.6));
-    return tHit;
+    if (params.up.w == 0.0 || dir.y >= -1e-6 || eye.y <= ground) return;
+    const float tg = (ground - eye.y) / dir.y;
+    const vec3 centre = 0.5 * (params.boxMin.xyz + params.boxMax.xyz);
+    const float extent = length(params.boxMax.xyz - params.boxMin.xyz);
+    const vec3 p = eye + tg * dir;
+    const float r = length(p.xz - centre.xz) / (2.5 * extent);
+    if (tg >= tHit || r >= 1.0) return;
+    // a checkerboard of tiles about a twelfth of the box
+    const float tile = exp2(round(log2(max(extent / 12.0, 1.0))));
+    const ivec2 t = ivec2(floor(p.xz / tile));
+    albedo = ((t.x + t.y) & 1) == 0 ? vec3(0.11) : vec3(0.08);
+    fade = smoothstep(1.0, 0.6, r);
+    tHit = tg, n = vec3(0.0, 1.0, 0.0);
 }
 
-// The exit distance from the empty node (or coarse cell) of `size` voxels holding p, plus a nudge.
-float skipTo(vec3 p, vec3 dir, vec3 origin, float size)
+// The nearest surface along the ray (an obstacle, or the ground within its disc), shaded; t = 1e30
+// if none. One obstacleHit call site serves the eye's ray and then the shadow ray towards the
+// sun (a loop that is not unrolled): each inlined mesh march costs a CPU device (lavapipe)
+// seconds of compile time. An obstacle reads the light volume a cell and a half off its surface,
+// clear of the opaque cells inside it, and its shadow ray passes over its own voxel steps (the
+// mesh march starts two voxels out), which would otherwise speckle it with their shadows.
+float surface(vec3 eye, vec3 dir, out vec3 colour)
 {
-    const vec3 lo = origin + floor((p - origin) / size) * size;
-    float a, b;
-    boxInterval(p - 1e-3 * dir, dir, lo, lo + size, a, b);
-    return max(b, 0.0) + 0.01;
+    float tHit = 1e30, fade = 1.0, sunlit = 1.0, lift = max(0.5, 1.5 * params.lightOrigin.w);
+    vec3 n = vec3(0.0, 1.0, 0.0), albedo = vec3(0.55, 0.56, 0.6);
+    vec3 o = eye, d = dir;
+    [[dont_unroll]] for (int shadow = 0; shadow < 2; ++shadow) {
+        float t;
+        vec3 normal;
+        const bool hit = obstacleHit(o, d, 0.0, shadow == 0 ? 0.0 : 2.0, t, normal);
+        if (shadow == 1) {
+            sunlit = hit ? 0.0 : 1.0;
+            break;
+        }
+        if (hit) tHit = t, n = normal;
+        const float tObstacle = tHit;
+        groundHit(eye, dir, tHit, n, albedo, fade);
+        if (tHit == 1e30) break;
+        if (tHit != tObstacle) lift = 0.5;
+        o = eye + tHit * dir + 0.05 * n, d = params.sun.xyz;
+    }
+    colour = vec3(0.0);
+    if (tHit < 1e30) colour = mix(background(0.0), shadeSurface(eye + tHit * dir, n, albedo, sunlit, lift), fade);
+    return tHit;
 }
 
 // Light scattered towards the eye per unit extinction at p.

@@ -2,13 +2,15 @@
 // on CI), with the validation layer on: a screenshot that is not blank and shows the volume
 // where the scene puts it, a timings file with the render phase, and no validation errors.
 // And the renderer itself: a new grid taken at run time (an adaptive scene's rebuild) draws
-// what a renderer made on that grid draws.
+// what a renderer made on that grid draws. Mesh obstacles: the surface band built from their
+// voxels has the sign of each voxel, and a headless run of a scene with one draws it.
 #include "PngImage.h"
 #include "RunCommand.h"
 
 #include "CudaInterop.h"
 #include "DeviceQueries.h"
 #include "GridGenerators.h"
+#include "ObstacleSurface.h"
 #include "OffscreenTarget.h"
 #include "Scene.h"
 #include "Solver.h"
@@ -16,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -390,4 +393,90 @@ TEST(GpuRender, SetGridOnTheSharedPathMatchesAFreshRendererAndStaging)
     EXPECT_GT(distinctColours(images[0]), 20u);
     EXPECT_TRUE(images[1].pixels == images[0].pixels) << "after setGrid the shared path draws another picture";
     EXPECT_TRUE(images[1].pixels == images[2].pixels) << "the shared path after setGrid differs from staging";
+}
+
+namespace {
+
+/// Occupancy of the surface band at voxel ijk (-0.5 outside the band, as the shaders read it).
+float occupancyAt(const vbm::render::ObstacleSurface& s, const nanovdb::Coord& ijk)
+{
+    return s.occupancy[s.band.grid<nanovdb::ValueOnIndex>()->tree().getValue(ijk)];
+}
+
+} // namespace
+
+// The band of a 6^3 cube, a one-voxel-thick plate and a lone voxel: every solid voxel is inside
+// (> 0), every other one outside (<= 0), even beside the plate and the lone voxel; across the
+// cube's flat face the occupancy is antisymmetric, so its zero lies on the face; the band holds
+// exactly the voxels with a solid one within two (a 5^3 box). No solid voxels: no surface.
+TEST(Render, ObstacleSurfaceHasTheSignOfEachVoxelAndItsZeroOnTheFaces)
+{
+    EXPECT_EQ(vbm::render::buildObstacleSurface(vbm::HostGridHandle()), nullptr);
+    std::vector<nanovdb::Coord> solid;
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j)
+            for (int k = 0; k < 6; ++k)
+                solid.emplace_back(i, j, k);
+    for (int j = 0; j < 6; ++j)
+        for (int k = 0; k < 6; ++k)
+            solid.emplace_back(12, j, k); // the plate x = 12
+    solid.emplace_back(20, 3, 3);         // the lone voxel
+    const auto surface = vbm::render::buildObstacleSurface(vbm::indexGridFromCoords(solid));
+    ASSERT_NE(surface, nullptr);
+    const auto isSolid = [&](const nanovdb::Coord& c) {
+        return std::find(solid.begin(), solid.end(), c) != solid.end();
+    };
+    const auto* band = surface->band.grid<nanovdb::ValueOnIndex>();
+    for (int i = -4; i < 25; ++i)
+        for (int j = -4; j < 10; ++j)
+            for (int k = -4; k < 10; ++k) {
+                const nanovdb::Coord c(i, j, k);
+                const float o = occupancyAt(*surface, c);
+                if (isSolid(c))
+                    EXPECT_GT(o, 0.f) << i << " " << j << " " << k;
+                else
+                    EXPECT_LE(o, 0.f) << i << " " << j << " " << k;
+                bool near = false;
+                for (int a = -2; a <= 2; ++a)
+                    for (int b = -2; b <= 2; ++b)
+                        for (int d = -2; d <= 2; ++d)
+                            near = near || isSolid(c + nanovdb::Coord(a, b, d));
+                EXPECT_EQ(band->tree().isActive(c), near) << i << " " << j << " " << k;
+            }
+    // the face x = 6 at the middle of the cube: voxels 5 (inside) and 6 (outside), 4 and 7
+    EXPECT_FLOAT_EQ(occupancyAt(*surface, {5, 2, 3}), -occupancyAt(*surface, {6, 2, 3}));
+    EXPECT_FLOAT_EQ(occupancyAt(*surface, {4, 2, 3}), -occupancyAt(*surface, {7, 2, 3}));
+    EXPECT_FLOAT_EQ(occupancyAt(*surface, {2, 2, 3}), 0.5f); // deep inside
+    EXPECT_EQ(surface->boxMin[0], -2.f);
+    EXPECT_EQ(surface->boxMax[0], 23.f);
+}
+
+// A headless run of a closed box holding a cube mesh obstacle draws it: the middle of the
+// picture, where the cube is, differs from the same scene without it, and the run is clean
+// (validation on).
+TEST(Render, HeadlessRunDrawsAMeshObstacle)
+{
+    const fs::path obj = temp("cube.obj");
+    {
+        std::ofstream out(obj);
+        out << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+               "f 1 4 3\nf 1 3 2\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\n"
+               "f 4 8 7\nf 4 7 3\nf 1 5 8\nf 1 8 4\nf 2 3 7\nf 2 7 6\n";
+    }
+    const std::string common = "kind smoke\ndomain box -20 0 -20 20 40 20\nemitter sphere 0 4 0 3\n"
+                               "emit_density 1\nemit_temperature 1\nbuoyancy 0.4\ndt 1\n";
+    const fs::path withMesh = temp("mesh.scene"), without = temp("plain.scene");
+    std::ofstream(withMesh) << common << "remove mesh " << obj.string() << " fit 16 at 0 20 0\n";
+    std::ofstream(without) << common;
+    Image pictures[2];
+    for (int k = 0; k < 2; ++k) {
+        const fs::path png = temp(k ? "plain.png" : "mesh.png"), timings = temp(k ? "plain.csv" : "mesh.csv");
+        expectCleanRun(renderRun((k ? without : withMesh).string(), 2, png, timings), timings);
+        pictures[k] = readPng(png);
+        ASSERT_EQ(pictures[k].width, 320u);
+        fs::remove(png), fs::remove(timings);
+    }
+    EXPECT_GT(std::abs(pictures[0].mean(0.45, 0.4, 0.55, 0.5) - pictures[1].mean(0.45, 0.4, 0.55, 0.5)), 20.0)
+        << "the mesh obstacle does not show";
+    fs::remove(obj), fs::remove(withMesh), fs::remove(without);
 }

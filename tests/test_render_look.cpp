@@ -1,13 +1,16 @@
 // How the lit renderer looks, by image region (issue 14), on whatever Vulkan device is there
 // (lavapipe on CI) with the validation layer on: a ball of smoke is brighter on the side the sun
 // lights than on the side it shadows, and the ground under it is darker than beside it; an
-// obstacle is drawn as a lit surface; fire's flames are warm (red > green > blue); a colormap that
+// obstacle is drawn as a lit surface, a mesh obstacle (solid voxels) too, where its voxels are,
+// and it shadows the smoke behind it; fire's flames are warm (red > green > blue); a colormap that
 // follows the field shows what a fixed one at the start-up range loses.
 #include "PngImage.h"
 #include "RunCommand.h"
 
 #include "GridGenerators.h"
+#include "ObstacleSurface.h"
 #include "OffscreenTarget.h"
+#include "PngFile.h"
 #include "VolumeRenderer.h"
 
 #include <glm/glm.hpp>
@@ -58,6 +61,26 @@ struct SmokeBall {
     vbm::HostGridHandle grid = vbm::makeSphereShell(5.5, 9.0); // radii 1 to 10: a solid ball
     std::vector<float> field = std::vector<float>(grid.grid<nanovdb::ValueOnIndex>()->valueCount(), 1.f);
 };
+
+/// Solid voxels whose cell centres lie within r of `centre`: a voxelized ball, as a mesh
+/// obstacle reaches the renderer (Scene's region.solid).
+vbm::HostGridHandle voxelBall(glm::vec3 centre, float r)
+{
+    std::vector<nanovdb::Coord> coords;
+    const int b = int(std::ceil(r)) + 1;
+    const glm::ivec3 c(glm::floor(centre));
+    for (int i = c.x - b; i <= c.x + b; ++i)
+        for (int j = c.y - b; j <= c.y + b; ++j)
+            for (int k = c.z - b; k <= c.z + b; ++k)
+                if (glm::length(glm::vec3(i, j, k) + 0.5f - centre) < r) coords.emplace_back(i, j, k);
+    return vbm::indexGridFromCoords(coords);
+}
+
+/// Keeps a picture to look at: under the temp folder, vbm-look-<name>.png.
+void keep(const CapturedImage& im, const std::string& name)
+{
+    writePng((fs::temp_directory_path() / ("vbm-look-" + name + ".png")).string(), im.pixels, im.width, im.height);
+}
 
 RenderSettings litLook()
 {
@@ -152,6 +175,64 @@ TEST_F(RenderLook, AnObstacleIsDrawnAsALitSurface)
     EXPECT_GT(std::abs(around(sphere, centre, 2) - around(none, centre, 2)), 20.0);
     EXPECT_GT(around(sphere, project(cam, 5.f * side), 1), around(sphere, project(cam, -5.f * side), 1) + 30.0);
     EXPECT_NEAR(luminance(sphere, 2, 2), luminance(none, 2, 2), 1.0); // far from it, nothing changed
+}
+
+// A mesh obstacle, given as its solid voxels (a voxelized ball beside nothing but empty air): the
+// pixels where its voxels are differ from the picture without it, its sunward side is brighter
+// than the far side, the pixels clear of it are unchanged, and it covers the pixels an analytic
+// sphere of the same radius covers (its surface lies on the voxels' faces, where the field's
+// voxels are drawn).
+TEST_F(RenderLook, AMeshObstacleIsDrawnAsALitSurfaceWhereItsVoxelsAre)
+{
+    const OrbitCamera cam = show(std::vector<float>(ball.field.size(), 0.f));
+    RenderSettings look = litLook();
+    look.ground = false;
+    const glm::vec3 side = cam.basis().right;
+    look.lightAzimuth = rightOf(cam), look.lightElevation = 0.1f;
+    const CapturedImage none = draw(cam, look);
+    look.meshObstacles = buildObstacleSurface(voxelBall(glm::vec3(0), 7.f));
+    ASSERT_TRUE(look.meshObstacles);
+    const CapturedImage mesh = draw(cam, look);
+    look.meshObstacles = nullptr;
+    look.obstacles = {{0.f, 0.f, 0.f, 7.f}};
+    const CapturedImage sphere = draw(cam, look);
+    keep(mesh, "mesh-ball"), keep(sphere, "sphere-ball");
+
+    const glm::vec2 centre = project(cam, glm::vec3(0)), sunward = project(cam, 5.f * side);
+    EXPECT_GT(around(mesh, sunward, 1), around(none, sunward, 1) + 30.0);
+    EXPECT_GT(around(mesh, sunward, 1), around(mesh, project(cam, -5.f * side), 1) + 30.0);
+    const float clear = glm::length(project(cam, 9.f * side) - centre); // past the ball's edge, in pixels
+    size_t onMesh = 0, onSphere = 0, onBoth = 0, changedOff = 0;
+    for (uint32_t y = 0; y < H; ++y)
+        for (uint32_t x = 0; x < W; ++x) {
+            const size_t i = size_t(y) * W + x;
+            const bool m = mesh.pixels[i] != none.pixels[i], s = sphere.pixels[i] != none.pixels[i];
+            onMesh += m, onSphere += s, onBoth += m && s;
+            if (glm::length(glm::vec2(x + 0.5f, y + 0.5f) - centre) > clear) changedOff += m;
+        }
+    EXPECT_EQ(changedOff, 0u) << "pixels clear of the obstacle changed";
+    EXPECT_GT(onMesh, 200u);
+    // the same disc: their overlap is nearly all of either
+    EXPECT_GT(double(onBoth), 0.9 * double(std::max(onMesh, onSphere))) << onMesh << " " << onSphere << " " << onBoth;
+}
+
+// The sun from the camera's right, low, through thin smoke: a mesh obstacle in the right half of
+// the smoke ball shadows the smoke left of it (through the light volume: the cells inside it are
+// opaque), darker than without the obstacle.
+TEST_F(RenderLook, AMeshObstacleShadowsTheSmokeBehindIt)
+{
+    const OrbitCamera cam = show(std::vector<float>(ball.field.size(), 0.08f));
+    RenderSettings look = litLook();
+    look.ground = false;
+    const glm::vec3 side = cam.basis().right;
+    look.lightAzimuth = rightOf(cam), look.lightElevation = 0.05f;
+    const CapturedImage open = draw(cam, look);
+    look.meshObstacles = buildObstacleSurface(voxelBall(5.f * side, 4.f));
+    const CapturedImage shadowed = draw(cam, look);
+    keep(open, "smoke-open"), keep(shadowed, "smoke-mesh-shadow");
+    const glm::vec2 behind = project(cam, -5.f * side);
+    EXPECT_LT(around(shadowed, behind, 2) + 15.0, around(open, behind, 2))
+        << "shadowed " << around(shadowed, behind, 2) << ", open " << around(open, behind, 2);
 }
 
 // The fire scene's flames: its brightest pixels are warm, red above green above blue.
