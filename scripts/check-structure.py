@@ -29,7 +29,7 @@ MAY_INCLUDE = {
     "bench": ["cli", "check", "solver/api", "solver/vbm"],
 }
 # headers CMake writes into the build tree
-GENERATED = {"BuiltinScenes.inc", "PNanoVDB.h", "GitCommit.h"} | {p + "_spv.h" for p in ("range", "coarse", "light", "volume", "upscale")}
+GENERATED = {"BuiltinScenes.inc", "PNanoVDB.h", "GitCommit.h"} | {p + "_spv.h" for p in ("range", "coarse", "light", "volume", "upscale", "coarse_mesh", "volume_mesh")}
 SOURCE_EXT = (".h", ".hpp", ".cpp", ".cu", ".cuh", ".comp")
 
 
