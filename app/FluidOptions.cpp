@@ -77,6 +77,8 @@ options:
                           than one file is written). Written on a background thread while the
                           run goes on, each under a temporary name renamed when complete
                           (docs/export.md)
+  --export-writers N      files --export-every writes at once, each on its own thread
+                          (default: on CUDA a quarter of the cores, at most 4; on the CPU 1)
   --fields-hash           headless: after the last frame, print a 64-bit hash of every
                           field's bits (FNV-1a, in value-index order): two runs print the
                           same hash when their fields are bitwise the same; no grid is
@@ -280,6 +282,7 @@ const std::pair<const char*, FlagReader> Flags[] = {
          o.exportEvery = int(r.integer(1, 10000000));
          o.exportPattern = r.outputPath({".vdb", ".nvdb"});
      }},
+    {"--export-writers", [](ArgReader& r, Options& o) { o.exportWriters = int(r.integer(1, 64)); }},
     {"--fields-hash", [](ArgReader&, Options& o) { o.fieldsHash = true; }},
     {"--checkpoint-every", readCheckpointEvery},
     {"--resume", [](ArgReader& r, Options& o) { o.resume = r.value(); }},

@@ -46,6 +46,7 @@ struct Options {
     std::string exportPath;              ///< headless: .nvdb of every field after the last frame
     int exportEvery = 0;                 ///< headless: --export-every K FILE (0: none)
     std::string exportPattern;           ///< its .vdb or .nvdb file name, %04d for the frame
+    int exportWriters = 0;               ///< --export-writers N (0: defaultExportWriters)
     bool fieldsHash = false;             ///< headless: print Solver::fieldsHash after the last frame
     int checkpointEvery = 0;             ///< headless: --checkpoint-every K DIR (0: none)
     std::string checkpointDir;           ///< its folder (made if missing)

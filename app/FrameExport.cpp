@@ -3,8 +3,10 @@
 
 #include "CommandLine.h"
 #include "FieldExport.h"
+#include "MemoryPlan.h"
 #include "Session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
@@ -13,7 +15,6 @@ namespace vbm::app {
 
 namespace {
 
-constexpr size_t QueueFrames = 2;
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -22,7 +23,23 @@ bool endsWith(const std::string& s, const std::string& suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// Host bytes a queued frame holds: its fields and its grid.
+size_t heldBytes(const VdbFrame& f)
+{
+    size_t bytes = f.domain.bufferSize() + (f.u.size() + f.v.size() + f.w.size()) * sizeof(float);
+    for (const auto& s : f.scalars)
+        bytes += s.second.size() * sizeof(float);
+    return bytes;
+}
+
 } // namespace
+
+int defaultExportWriters(bool cuda)
+{
+    if (!cuda) return 1;
+    const int cores = int(std::thread::hardware_concurrency());
+    return std::clamp(cores / 4, 1, 4);
+}
 
 std::string framePath(const std::string& pattern, int frame)
 {
@@ -43,10 +60,13 @@ void checkExportPattern(const std::string& pattern, int every, int frames)
                               std::to_string(frames / every) + " files would replace the last: put %04d in the name");
 }
 
-FrameExport::FrameExport(std::string pattern, int every)
+FrameExport::FrameExport(std::string pattern, int every, int writers)
     : mPattern(std::move(pattern)), mEvery(every), mVdb(endsWith(mPattern, ".vdb"))
 {
-    mWriter = std::thread([this] { writerLoop(); });
+    const uint64_t freeHost = memoryOffer(Backend::Cpu).host;
+    mMaxHeldBytes = freeHost ? size_t(freeHost / 4) : SIZE_MAX;
+    for (int i = 0; i < std::max(writers, 1); ++i)
+        mWriters.emplace_back([this] { writerLoop(); });
 }
 
 FrameExport::~FrameExport()
@@ -56,7 +76,8 @@ FrameExport::~FrameExport()
         mStop = true;
     }
     mChanged.notify_all();
-    if (mWriter.joinable()) mWriter.join();
+    for (std::thread& t : mWriters)
+        t.join();
 }
 
 VdbFrame currentFrame(const Session& session, bool vdb, int frame)
@@ -82,18 +103,27 @@ VdbFrame currentFrame(const Session& session, bool vdb, int frame)
 void FrameExport::afterFrame(const Session& session, int frame)
 {
     if ((frame + 1) % mEvery != 0) return;
-    Job job{framePath(mPattern, frame), currentFrame(session, mVdb, frame)};
+    Job job{framePath(mPattern, frame), currentFrame(session, mVdb, frame), 0};
+    job.bytes = heldBytes(job.frame);
     std::unique_lock<std::mutex> lock(mMutex);
     rethrowFailure();
-    if (mQueue.size() >= QueueFrames) {
+    // Room: a writer free or about to be (one frame waiting at most), and the memory bound, which
+    // always lets one frame in.
+    const auto room = [&] {
+        const size_t frames = mQueue.size() + size_t(mInFlight);
+        return frames < mWriters.size() + 1 && (frames == 0 || mHeldBytes + job.bytes <= mMaxHeldBytes);
+    };
+    if (!room()) {
         if (!mSaidBehind)
-            std::fprintf(stderr, "[export] the writer is behind: the run waits for it (this is said once)\n");
+            std::fprintf(stderr, "[export] the writer%s behind: the run waits for %s (this is said once)\n",
+                         mWriters.size() > 1 ? "s are" : " is", mWriters.size() > 1 ? "them" : "it");
         mSaidBehind = true;
         const Clock::time_point t0 = Clock::now();
-        mChanged.wait(lock, [&] { return mQueue.size() < QueueFrames || !mFailure.empty(); });
+        mChanged.wait(lock, [&] { return room() || !mFailure.empty(); });
         mWaitSeconds += secondsSince(t0);
         rethrowFailure();
     }
+    mHeldBytes += job.bytes;
     mQueue.push_back(std::move(job));
     mChanged.notify_all();
 }
@@ -102,7 +132,7 @@ void FrameExport::finish()
 {
     std::unique_lock<std::mutex> lock(mMutex);
     const Clock::time_point t0 = Clock::now();
-    mChanged.wait(lock, [&] { return mQueue.empty() || !mFailure.empty(); });
+    mChanged.wait(lock, [&] { return (mQueue.empty() && mInFlight == 0) || !mFailure.empty(); });
     mWaitSeconds += secondsSince(t0);
     rethrowFailure();
 }
@@ -116,9 +146,11 @@ void FrameExport::writerLoop()
 {
     std::unique_lock<std::mutex> lock(mMutex);
     for (;;) {
-        mChanged.wait(lock, [&] { return mStop || !mQueue.empty(); });
+        mChanged.wait(lock, [&] { return mStop || !mQueue.empty() || !mFailure.empty(); });
         if (mQueue.empty() || !mFailure.empty()) return; // stopped; after a failure nothing more is written
-        Job& job = mQueue.front();
+        Job job = std::move(mQueue.front());
+        mQueue.pop_front();
+        ++mInFlight;
         lock.unlock();
         const Clock::time_point t0 = Clock::now();
         std::string failure;
@@ -131,11 +163,14 @@ void FrameExport::writerLoop()
         } catch (const std::exception& e) {
             failure = e.what();
         }
+        const size_t bytes = job.bytes;
+        job = Job{}; // the frame's memory goes back before the run is told there is room
         lock.lock();
         mWriteSeconds += secondsSince(t0);
+        --mInFlight;
+        mHeldBytes -= bytes;
         if (failure.empty()) ++mWritten;
-        mFailure = failure;
-        mQueue.pop_front();
+        if (mFailure.empty()) mFailure = failure; // the first failure is the one reported
         mChanged.notify_all();
         if (!mFailure.empty()) return;
     }

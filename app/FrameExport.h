@@ -1,6 +1,9 @@
 // --export-every K FILE: every Kth frame's fields written as OpenVDB (.vdb, VdbExport.h) or
-// NanoVDB (.nvdb, FieldExport.h) files, on a background thread while the next steps run. The
-// queue holds two frames: when the writer falls behind, the run waits for it and says so once.
+// NanoVDB (.nvdb, FieldExport.h) files, on background writer threads while the next steps run,
+// one file per writer at a time (a file is written by one thread: OpenVDB's stream is serial).
+// The queue holds one frame more than there are writers, and no more frames than fit in a
+// quarter of the memory free at the start: when the writers fall behind, the run waits for
+// them and says so once.
 #pragma once
 
 #include "VdbExport.h"
@@ -10,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace vbm::app {
 
@@ -27,9 +31,14 @@ std::string framePath(const std::string& pattern, int frame);
 /// more than one file with no %04d to tell them apart.
 void checkExportPattern(const std::string& pattern, int every, int frames);
 
+/// Writers a run gets when --export-writers is not given: on CUDA, a quarter of the cores (at
+/// most 4, at least 1), each writing one file; on the CPU one, which leaves the cores to the
+/// solver.
+int defaultExportWriters(bool cuda);
+
 class FrameExport {
 public:
-    FrameExport(std::string pattern, int every);
+    FrameExport(std::string pattern, int every, int writers = 1);
     ~FrameExport();
     FrameExport(const FrameExport&) = delete;
     FrameExport& operator=(const FrameExport&) = delete;
@@ -41,13 +50,15 @@ public:
     void finish();
 
     int filesWritten() const { return mWritten; }
-    double writeSeconds() const { return mWriteSeconds; } ///< the writer's own time
+    int writers() const { return int(mWriters.size()); }
+    double writeSeconds() const { return mWriteSeconds; } ///< the writers' own time, summed
     double waitSeconds() const { return mWaitSeconds; }   ///< the run's time waiting for room
 
 private:
     struct Job {
         std::string path;
         VdbFrame frame;
+        size_t bytes = 0; ///< host memory the frame holds
     };
     void writerLoop();
     void rethrowFailure();
@@ -55,14 +66,17 @@ private:
     std::string mPattern;
     int mEvery;
     bool mVdb;
-    std::deque<Job> mQueue;
+    std::deque<Job> mQueue;  ///< frames waiting for a writer
+    int mInFlight = 0;       ///< frames being written
+    size_t mHeldBytes = 0;   ///< host bytes of the frames waiting and being written
+    size_t mMaxHeldBytes = 0;
     std::mutex mMutex;
     std::condition_variable mChanged;
     bool mStop = false, mSaidBehind = false;
     std::string mFailure;
     int mWritten = 0;
     double mWriteSeconds = 0, mWaitSeconds = 0;
-    std::thread mWriter;
+    std::vector<std::thread> mWriters;
 };
 
 } // namespace vbm::app

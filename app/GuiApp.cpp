@@ -270,7 +270,9 @@ void WindowApp::recordSequence(bool stepped)
             std::printf("record: %s\n", e.what());
             mState.recordEvery = 0;
         }
-        if (mState.recordEvery > 0) mRecorder = std::make_unique<FrameExport>(mState.recordPattern, mState.recordEvery);
+        if (mState.recordEvery > 0)
+            mRecorder = std::make_unique<FrameExport>(mState.recordPattern, mState.recordEvery,
+                                                      defaultExportWriters(mSession->backend() == Backend::Cuda));
     }
     mRecorderEvery = mState.recordEvery;
     if (mRecorder && stepped) mRecorder->afterFrame(*mSession, mSession->steps() - 1);

@@ -264,11 +264,12 @@ void printFiles(const Options& o, const Session& session, const RunOutcome& run,
                     (unsigned long long)session.solver().fieldsHash(), session.solver().fieldNames().size(),
                     (unsigned long long)session.solver().activeVoxels(), run.framesRun);
     if (exports)
-        std::printf("export: %d files (%s, every %d frames); the writer took %.2f s in all, %.1f ms per file, "
-                    "beside the run, which waited %.2f s for it\n",
-                    exports->filesWritten(), o.exportPattern.c_str(), o.exportEvery, exports->writeSeconds(),
+        std::printf("export: %d files (%s, every %d frames); %d writer%s took %.2f s in all, %.1f ms per file, "
+                    "beside the run, which waited %.2f s for %s\n",
+                    exports->filesWritten(), o.exportPattern.c_str(), o.exportEvery, exports->writers(),
+                    exports->writers() > 1 ? "s" : "", exports->writeSeconds(),
                     exports->filesWritten() ? 1e3 * exports->writeSeconds() / exports->filesWritten() : 0.0,
-                    exports->waitSeconds());
+                    exports->waitSeconds(), exports->writers() > 1 ? "them" : "it");
     if (!o.exportPath.empty()) {
         const size_t grids = session.exportFields(o.exportPath);
         std::printf("export: %s (%zu float grids after %d frames)\n", o.exportPath.c_str(), grids, run.framesRun);
@@ -293,7 +294,10 @@ int runHeadless(const Options& o)
     printHeader(o, *session, renderLine, start);
 
     std::unique_ptr<FrameExport> exports;
-    if (o.exportEvery) exports = std::make_unique<FrameExport>(o.exportPattern, o.exportEvery);
+    if (o.exportEvery) {
+        const int writers = o.exportWriters ? o.exportWriters : defaultExportWriters(backend == Backend::Cuda);
+        exports = std::make_unique<FrameExport>(o.exportPattern, o.exportEvery, writers);
+    }
     std::unique_ptr<RunCheckpoints> checkpoints;
     if (o.checkpointEvery) {
         checkpoints = std::make_unique<RunCheckpoints>(o.checkpointDir, o.checkpointEvery, start.info);

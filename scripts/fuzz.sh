@@ -4,18 +4,21 @@
 # target for a bounded time from its seeds (tests/fuzz/corpus/<target>/; *.gz are unpacked).
 # Fails on the first crash, sanitizer report, timeout or out-of-memory, and prints the input
 # (path, size, first bytes, base64 when small). docs/testing.md has the details.
-# Usage: scripts/fuzz.sh [TARGET...]        (default: fuzz_scene fuzz_grid_file)
+# Usage: scripts/fuzz.sh [TARGET...]        (default: fuzz_scene fuzz_grid_file fuzz_mesh)
 # Environment:
 #   VBM_FUZZ_SECONDS  the most seconds of fuzzing per target (default 120); 0 skips this whole
 #                     step (build, replay and fuzzing): the one switch for running CI before
 #                     known crashes are fixed (docs/testing.md)
 #   VBM_FUZZ_RUNS     executions per target (default: fuzz_scene 100000, fuzz_grid_file 5000,
-#                     about a minute each here)
+#                     fuzz_mesh 2000, about a minute each here)
 #   VBM_FUZZ_SEED     libFuzzer's seed (default 1). With a fixed seed and run count, from the
 #                     checked-in seeds, CI repeats exactly the run a developer made: a gate
 #                     that does not turn red by chance. Exploring is a longer run with another
 #                     seed (docs/testing.md).
 #   VBM_FUZZ_ARGS     extra libFuzzer flags, e.g. "-fork=2 -ignore_crashes=1" to collect many crashes
+#   VBM_FUZZ_MESH_MODELS=1  fuzz_mesh also reads the small models of assimp-testmodels
+#                     (/usr/share/assimp/models, read only) as seeds: for exploring; CI leaves it unset
+#   VBM_FUZZ_BUILD    the build folder (default build-fuzz/ in the checkout)
 #   VBM_JOBS          build jobs (default nproc)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,8 +35,8 @@ if [ "$seconds" = 0 ]; then
   exit 0
 fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_scene fuzz_grid_file)
-build="$root/build-fuzz"
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_scene fuzz_grid_file fuzz_mesh)
+build=${VBM_FUZZ_BUILD:-$root/build-fuzz}
 log="$build/build.log"
 jobs=${VBM_JOBS:-$(nproc 2>/dev/null || echo 2)}
 command -v clang++ >/dev/null || die "no clang++ (scripts/setup.sh installs clang)"
@@ -61,12 +64,14 @@ show_artifacts() {
 }
 
 # Per-target limits: the scene parser builds grids (a 4M-voxel built-in scene takes seconds
-# under ASan); .nvdb seeds are ~300 KB (NanoVDB's upper node table), the two-grid one 600 KB.
+# under ASan); .nvdb seeds are ~300 KB (NanoVDB's upper node table), the two-grid one 600 KB;
+# mesh seeds are 1 KB, the assimp models read with VBM_FUZZ_MESH_MODELS up to 64 KB.
 limits() {
   case "$1" in
     fuzz_scene) echo "-timeout=30 -max_len=4096" ;;
     fuzz_grid_file) echo "-timeout=20 -max_len=1048576" ;;
-    *) die "unknown fuzz target '$1' (fuzz_scene, fuzz_grid_file)" ;;
+    fuzz_mesh) echo "-timeout=20 -max_len=65536" ;;
+    *) die "unknown fuzz target '$1' (fuzz_scene, fuzz_grid_file, fuzz_mesh)" ;;
   esac
 }
 
@@ -107,11 +112,23 @@ for t in "${targets[@]}"; do
     done
   fi
 
-  case "$t" in fuzz_scene) runs=${VBM_FUZZ_RUNS:-100000} ;; *) runs=${VBM_FUZZ_RUNS:-5000} ;; esac
-  say "$t: fuzzing $runs runs (seed $fuzzSeed, at most ${seconds}s) from $(ls "$seeds" | wc -l) seeds (+ $(ls "$work" | wc -l) in build-fuzz/fuzz/$t/corpus)"
+  case "$t" in
+    fuzz_scene) runs=${VBM_FUZZ_RUNS:-100000} ;;
+    fuzz_mesh) runs=${VBM_FUZZ_RUNS:-2000} ;;
+    *) runs=${VBM_FUZZ_RUNS:-5000} ;;
+  esac
+  # Read-only seed folders beside ours: libFuzzer adds new inputs to the first folder only.
+  models=()
+  if [ "$t" = fuzz_mesh ] && [ "${VBM_FUZZ_MESH_MODELS:-0}" = 1 ]; then
+    for d in OBJ PLY STL glTF2 Collada OFF FBX; do
+      if [ -d "/usr/share/assimp/models/$d" ]; then models+=("/usr/share/assimp/models/$d"); fi
+    done
+    [ ${#models[@]} -gt 0 ] || die "VBM_FUZZ_MESH_MODELS=1: no /usr/share/assimp/models (scripts/setup.sh installs assimp-testmodels)"
+  fi
+  say "$t: fuzzing $runs runs (seed $fuzzSeed, at most ${seconds}s) from $(ls "$seeds" | wc -l) seeds (+ $(ls "$work" | wc -l) in build-fuzz/fuzz/$t/corpus${models:+, + ${#models[@]} assimp model folders})"
   # shellcheck disable=SC2086 # VBM_FUZZ_ARGS is a list of flags
   if "$bin" "${common[@]}" -seed="$fuzzSeed" -runs="$runs" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$art/" \
-    ${VBM_FUZZ_ARGS:-} "$work" "$seeds" >"$build/fuzz/$t/fuzz.log" 2>&1; then
+    ${VBM_FUZZ_ARGS:-} "$work" "$seeds" "${models[@]}" >"$build/fuzz/$t/fuzz.log" 2>&1; then
     say "$t: no finding ($(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$build/fuzz/$t/fuzz.log" | grep -oE '[0-9]+$' | tail -n1 || echo '?') executions)"
   else
     tail -n 80 "$build/fuzz/$t/fuzz.log"

@@ -7,16 +7,25 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <new>
+#include <string_view>
 #include <unordered_map>
 
 namespace vbm {
 
 namespace {
+
+/// A check inside assimp that failed (aiAssertViolation below).
+struct AssimpCheckFailed : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 /// Bytes the voxelization needs per triangle, about: our arrays, OpenVDB's copies and its
 /// per-triangle work (measured peak over 1M triangles, with headroom).
@@ -129,6 +138,54 @@ TriangleMesh meshOf(const aiScene& scene, const std::string& name)
     return mesh;
 }
 
+/// Whether `text` holds `word`, in any case.
+bool holdsNoCase(std::string_view text, std::string_view word)
+{
+    const auto same = [](char a, char b) { return std::tolower(uint8_t(a)) == std::tolower(uint8_t(b)); };
+    return std::search(text.begin(), text.end(), word.begin(), word.end(), same) != text.end();
+}
+
+/// Bytes that assimp 5.2 (Debian 12's) would read forever, found by tests/fuzz/fuzz_mesh.cpp
+/// (tests/fuzz/findings/README.md): the reason, or "" when there is none. Checked before assimp
+/// sees the file, so a damaged mesh is an error instead of a hang. assimp picks its reader by the
+/// extension, or by the bytes when no reader claims the extension.
+std::string neverEndingRead(std::string_view bytes, std::string extension, const Assimp::Importer& importer)
+{
+    for (char& c : extension)
+        c = char(std::tolower(uint8_t(c)));
+    const bool guessed = !importer.IsExtensionSupported(extension.c_str());
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    // PLY (its reader takes a file starting "ply", in any case): without an end_header line it
+    // rereads the header's last line forever.
+    if ((extension == "ply" || guessed) && bytes.size() >= 3 && holdsNoCase(bytes.substr(0, 3), "ply")) {
+        for (size_t begin = 0; begin < bytes.size();) {
+            size_t end = bytes.find_first_of("\r\n", begin);
+            if (end == bytes.npos) end = bytes.size();
+            std::string_view line = bytes.substr(begin, end - begin);
+            while (!line.empty() && space(line.front()))
+                line.remove_prefix(1);
+            if (line.substr(0, 10) == "end_header" && (line.size() == 10 || space(line[10]))) return "";
+            begin = end + 1;
+        }
+        return "a PLY file whose header has no 'end_header' (truncated or damaged)";
+    }
+    // Collada: a <p> (a primitive's point indices) holding anything but digits, signs and
+    // spaces makes its reader add index 0 forever without moving on, until memory runs out.
+    // (Also refused: a <p> holding a comment or CDATA, which no exporter writes.)
+    if ((extension == "dae" || extension == "xml" || guessed) && holdsNoCase(bytes.substr(0, 4096), "<collada")) {
+        const auto index = [&](char c) { return std::isdigit(uint8_t(c)) || space(c) || c == '-' || c == '+'; };
+        for (size_t at = bytes.find("<p"); at != bytes.npos; at = bytes.find("<p", at + 2)) {
+            if (at + 2 < bytes.size() && !space(bytes[at + 2]) && bytes[at + 2] != '>') continue; // <param>, <p/>
+            const size_t open = bytes.find('>', at), close = bytes.find('<', open);
+            if (open == bytes.npos || close == bytes.npos) break;
+            const std::string_view indices = bytes.substr(open + 1, close - open - 1);
+            if (bytes.substr(close, 3) != "</p" || !std::all_of(indices.begin(), indices.end(), index))
+                return "a Collada <p> (point indices) holding something other than whole numbers";
+        }
+    }
+    return "";
+}
+
 TriangleMesh imported(Assimp::Importer& importer, const aiScene* scene, const std::string& name)
 {
     if (!scene) {
@@ -147,12 +204,18 @@ TriangleMesh imported(Assimp::Importer& importer, const aiScene* scene, const st
     return meshOf(*scene, name);
 }
 
+/// The error for a failed assimp check, naming the mesh.
+MeshError checkFailed(const std::string& name, const AssimpCheckFailed& e)
+{
+    return MeshError(name + ": assimp's reader failed its own check on it (damaged file): " + e.what());
+}
+
 } // namespace
 
 TriangleMesh readMesh(const std::string& path)
 {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw MeshError(path + ": no such file");
+    if (!std::filesystem::exists(path, ec)) throw MeshError(path + (ec ? ": " + ec.message() : ": no such file"));
     if (std::filesystem::is_directory(path, ec)) throw MeshError(path + ": a folder, not a mesh file");
     // a pipe or a device would block or never end: only regular files (links to them too)
     if (!std::filesystem::is_regular_file(path, ec)) throw MeshError(path + ": not a regular file");
@@ -167,10 +230,17 @@ TriangleMesh readMesh(const std::string& path)
                         gib(availableMemory()) + " free");
     Assimp::Importer importer;
     configure(importer);
+    const std::string extension = std::filesystem::path(path).extension().string();
+    if (const std::string why = neverEndingRead(std::string(std::istreambuf_iterator<char>(probe), {}),
+                                                extension.empty() ? "" : extension.substr(1), importer);
+        !why.empty())
+        throw MeshError(path + ": " + why);
     try {
         return imported(importer, importer.ReadFile(path, ImportFlags), path);
     } catch (const std::bad_alloc&) {
         throw MeshError(path + ": the mesh does not fit in memory");
+    } catch (const AssimpCheckFailed& e) {
+        throw checkFailed(path, e);
     }
 }
 
@@ -179,11 +249,27 @@ TriangleMesh readMeshFromMemory(const void* data, size_t size, const std::string
     if (size == 0) throw MeshError(name + ": the file is empty");
     Assimp::Importer importer;
     configure(importer);
+    const std::string_view bytes(static_cast<const char*>(data), size);
+    if (const std::string why = neverEndingRead(bytes, extension, importer); !why.empty())
+        throw MeshError(name + ": " + why);
     try {
         return imported(importer, importer.ReadFileFromMemory(data, size, ImportFlags, extension.c_str()), name);
     } catch (const std::bad_alloc&) {
         throw MeshError(name + ": the mesh does not fit in memory");
+    } catch (const AssimpCheckFailed& e) {
+        throw checkFailed(name, e);
     }
 }
 
 } // namespace vbm
+
+// Debian 12's assimp is built with its internal checks on (ai_assert), and a failed one calls
+// abort(): a damaged file (tests/fuzz/findings/README.md) would end the program. This definition
+// takes the place of the library's (ELF symbol interposition: the library calls it through its
+// PLT) and throws instead, which the readers above turn into a MeshError.
+namespace Assimp {
+void aiAssertViolation(const char* failedExpression, const char* file, int line)
+{
+    throw vbm::AssimpCheckFailed(std::string(failedExpression) + " (" + file + ":" + std::to_string(line) + ")");
+}
+} // namespace Assimp

@@ -136,7 +136,9 @@ HostGridHandle buildDomain(const std::string& source, const Line& d, const std::
             fail(source, d.number, "nvdb domain takes 'interior' or 'band', not '" + d.words[3] + "'");
         std::filesystem::path p(d.words[2]);
         if (p.is_relative()) p = std::filesystem::path(baseDir) / p;
-        if (!std::filesystem::exists(p)) fail(source, d.number, p.string() + ": no such file");
+        std::error_code ec; // a name too long for the system is an error, not an exception
+        if (!std::filesystem::exists(p, ec))
+            fail(source, d.number, p.string() + (ec ? ": " + ec.message() : ": no such file"));
         coords = levelSetVoxels(p.string(), d.words[3] == "interior", source, d.number);
         if (hooks.beforeBuild) hooks.beforeBuild(double(coords.size()));
     } else if (shape == "mesh") {

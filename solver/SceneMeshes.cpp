@@ -74,7 +74,8 @@ CoordList meshLineVoxels(const std::string& source, const Line& l, size_t k, con
     try {
         voxels = meshVoxels(readMesh(path.string()), place, path.string(), SafeCoordinate);
     } catch (const MeshError& e) {
-        const bool debianModel = path.string().rfind("/usr/share/assimp/", 0) == 0 && !std::filesystem::exists(path);
+        std::error_code ec;
+        const bool debianModel = path.string().rfind("/usr/share/assimp/", 0) == 0 && !std::filesystem::exists(path, ec);
         fail(source, l.number, std::string(e.what()) + (debianModel ? " (install assimp-testmodels: scripts/setup.sh)" : ""));
     }
     if (voxels.empty())

@@ -175,6 +175,39 @@ TEST(MeshFiles, EachBadMeshGetsOneLineNamingTheFile)
     }
 }
 
+// The fuzz target's findings that would hang or abort (tests/fuzz/findings/README.md), read by
+// the normal build as fuzz_mesh reads them (a first byte '0'-'7' names the format): a PLY
+// header that never ends, a Collada index that is no number (both refused before assimp reads
+// them), and a PLY whose faces fail assimp's own check (its abort replaced by an exception:
+// MeshFile.cpp, solver/CMakeLists.txt).
+TEST(MeshFiles, TheFuzzFindingsAreRefusedInsteadOfHangingOrAborting)
+{
+    const std::string findings = std::string(VBM_SOURCE_DIR) + "/tests/fuzz/findings/fuzz_mesh/";
+    const char* formats[] = {"obj", "ply", "stl", "gltf", "glb", "dae", "off", "fbx"};
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"ply-no-end-header.ply", "has no 'end_header'"},
+        {"collada-index-not-a-number.dae", "holding something other than whole numbers"},
+        {"ply-triangulate-assert.ply", "(./code/PostProcessing/TriangulateProcess.cpp"},
+        {"fbx-ascii-parse-error-leak.fbx", "not a mesh assimp can read"},
+    };
+    for (const auto& [name, expected] : cases) {
+        std::ifstream in(findings + name, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        ASSERT_FALSE(bytes.empty()) << name;
+        std::string format;
+        if (bytes[0] >= '0' && bytes[0] <= '7') format = formats[bytes[0] - '0'], bytes.erase(0, 1);
+        try {
+            readMeshFromMemory(bytes.data(), bytes.size(), format, name);
+            ADD_FAILURE() << name << ": read without an error";
+        } catch (const MeshError& e) {
+            const std::string what = e.what();
+            EXPECT_EQ(what.rfind(name + ": ", 0), 0u) << what;
+            EXPECT_NE(what.find(expected), std::string::npos) << name << ": " << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        }
+    }
+}
+
 TEST(MeshFiles, APlacedMeshPastTheIndexRangeOrLargerThanTheDomainIsRefusedWithItsSize)
 {
     const TriangleMesh m = readMesh(file("cube.obj", objText(unitCube())));
@@ -209,6 +242,7 @@ TEST(MeshScenes, BadMeshStatementsGetALineNumberedError)
         {"remove mesh c.obj at 1 2\n", ":5: 'remove' needs more values"},
         {"remove mesh c.obj fit 0\n", ":5: fit L (the largest side, in voxels) must be from 1"},
         {"remove mesh none.obj\n", "none.obj: no such file"},
+        {"remove mesh " + std::string(300, 'n') + ".obj\n", ": File name too long"}, // fuzz_scene's finding
         {"remove mesh c.obj scale 0.5 at 0.5 20.5 0.5\n", "covers no voxel"},
         {"remove cone 1 2 3\n", ":5: write 'remove sphere CX CY CZ R' or 'remove mesh FILE [options]'"},
     };

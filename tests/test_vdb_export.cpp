@@ -10,8 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 
 namespace fs = std::filesystem;
@@ -131,6 +134,40 @@ TEST(VdbExport, HeatScenesNameTheirFieldHeatAndNanoVdbSequencesWork)
     const auto nano = readNanoVdb(dir / "h_0001.nvdb");
     EXPECT_TRUE(nano.count("temperature"));
     EXPECT_TRUE(fs::exists(dir / "h_0003.nvdb"));
+}
+
+/// A file's bytes.
+static std::string bytesOf(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Several writers (each file on its own thread) write every file, each byte for byte what one
+// writer writes; the queue's bound lets the run go on while they work.
+TEST(VdbExport, SeveralWritersWriteTheSameFilesAsOne)
+{
+    const fs::path one = freshFolder("one-writer"), three = freshFolder("three-writers");
+    const std::string run = Fluid + " --headless --backend cpu --render none --scene fire-small --frames 9 --export-every 1 ";
+    const CommandResult a = runCommand(run + (one / "f_%04d.nvdb").string() + " --export-writers 1");
+    ASSERT_EQ(a.code, 0) << a.out;
+    const CommandResult b = runCommand(run + (three / "f_%04d.nvdb").string() + " --export-writers 3");
+    ASSERT_EQ(b.code, 0) << b.out;
+    EXPECT_NE(a.out.find("export: 9 files"), std::string::npos) << a.out;
+    EXPECT_NE(b.out.find("export: 9 files"), std::string::npos) << b.out;
+    EXPECT_NE(b.out.find("3 writers took"), std::string::npos) << b.out;
+    for (int frame = 0; frame < 9; ++frame) {
+        char name[32];
+        std::snprintf(name, sizeof name, "f_%04d.nvdb", frame);
+        const std::string first = bytesOf(one / name), second = bytesOf(three / name);
+        EXPECT_FALSE(first.empty()) << name;
+        EXPECT_TRUE(first == second) << name << " differs between one writer and three";
+    }
+    size_t files = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(three))
+        ++files;
+    EXPECT_EQ(files, 9u) << "no temporary file is left behind";
+    EXPECT_EQ(runCommand(run + (three / "g_%04d.vdb").string() + " --export-writers 0").code, 2);
 }
 
 TEST(VdbExport, BadPatternsAndFoldersAreOneLineAndExitCode2)
