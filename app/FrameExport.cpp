@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace vbm::app {
@@ -80,31 +81,75 @@ FrameExport::~FrameExport()
         t.join();
 }
 
+void placeField(VdbFrame& f, const std::string& name, std::vector<float> values, bool vdb, bool heat)
+{
+    const bool velocity = name == "u" || name == "v" || name == "w";
+    if (vdb && velocity) {
+        (name == "u" ? f.u : name == "v" ? f.v : f.w) = std::move(values);
+    } else {
+        f.scalars.emplace_back(vdb ? vdbGridName(name, heat) : name, std::move(values));
+    }
+}
+
 VdbFrame currentFrame(const Session& session, bool vdb, int frame)
 {
     const Solver& solver = session.solver();
     VdbFrame f;
     f.domain = solver.grid();
     const bool heat = solver.kind() == SimulationKind::Heat;
-    for (const std::string& name : solver.fieldNames()) {
-        const bool velocity = name == "u" || name == "v" || name == "w";
-        if (vdb && velocity) {
-            (name == "u" ? f.u : name == "v" ? f.v : f.w) = solver.field(name);
-        } else {
-            f.scalars.emplace_back(vdb ? vdbGridName(name, heat) : name, solver.field(name));
-        }
-    }
+    for (const std::string& name : solver.fieldNames())
+        placeField(f, name, solver.field(name), vdb, heat);
     f.voxelSize = solver.params().voxelSize;
     f.time = double(session.steps()) * solver.params().dt;
     f.frame = frame;
     return f;
 }
 
+/// The frame to queue: on CUDA, once the slots exist and the fields fit them, the grid and the
+/// frame's facts now and the fields on their way (FrameCopies); else currentFrame's copies.
+FrameExport::Job FrameExport::queuedFrame(const Session& session, int frame)
+{
+    const Solver& solver = session.solver();
+    Job job{framePath(mPattern, frame), VdbFrame{}, 0};
+    job.names = solver.fieldNames();
+    if (!mCopies || !mCopies->fits(solver, job.names.size())) {
+        job.frame = currentFrame(session, mVdb, frame);
+        job.bytes = heldBytes(job.frame);
+        return job;
+    }
+    job.frame.domain = solver.grid();
+    job.frame.voxelSize = solver.params().voxelSize;
+    job.frame.time = double(session.steps()) * solver.params().dt;
+    job.frame.frame = frame;
+    job.heat = solver.kind() == SimulationKind::Heat;
+    job.copies = true;
+    const auto* index = job.frame.domain.grid<nanovdb::ValueOnIndex>();
+    job.bytes = job.frame.domain.bufferSize() + job.names.size() * size_t(index->valueCount()) * sizeof(float);
+    return job;
+}
+
+/// A writer's part of an asynchronous frame: waits for its copies and places its fields.
+void FrameExport::placeCopies(Job& job)
+{
+    if (job.slot < 0) return;
+    std::vector<std::vector<float>> fields = mCopies->take(job.slot);
+    job.slot = -1;
+    for (size_t i = 0; i < fields.size(); ++i)
+        placeField(job.frame, job.names[i], std::move(fields[i]), mVdb, job.heat);
+}
+
 void FrameExport::afterFrame(const Session& session, int frame)
 {
     if ((frame + 1) % mEvery != 0) return;
-    Job job{framePath(mPattern, frame), currentFrame(session, mVdb, frame), 0};
-    job.bytes = heldBytes(job.frame);
+    if (!mTriedCopies && session.backend() == Backend::Cuda) {
+        mTriedCopies = true;
+        std::string whyNot = "VBM_EXPORT_SYNC=1";
+        const char* sync = std::getenv("VBM_EXPORT_SYNC"); // the tests' way to compare both paths
+        if (!sync || std::string(sync) != "1")
+            mCopies = FrameCopies::make(session.solver(), int(mWriters.size()) + 1, mMaxHeldBytes * 4, whyNot);
+        if (!mCopies) std::fprintf(stderr, "[export] the fields are copied off the GPU synchronously: %s\n", whyNot.c_str());
+    }
+    Job job = queuedFrame(session, frame);
     std::unique_lock<std::mutex> lock(mMutex);
     rethrowFailure();
     // Room: a writer free or about to be (one frame waiting at most), and the memory bound, which
@@ -123,6 +168,9 @@ void FrameExport::afterFrame(const Session& session, int frame)
         mWaitSeconds += secondsSince(t0);
         rethrowFailure();
     }
+    // Now that it has room, a frame without its fields starts their copies (into a free slot:
+    // the slots are one per frame the queue may hold).
+    if (job.copies) job.slot = mCopies->start(session.solver(), job.names);
     mHeldBytes += job.bytes;
     mQueue.push_back(std::move(job));
     mChanged.notify_all();
@@ -155,6 +203,7 @@ void FrameExport::writerLoop()
         const Clock::time_point t0 = Clock::now();
         std::string failure;
         try {
+            placeCopies(job);
             if (mVdb) {
                 writeVdbFrame(job.path, job.frame);
             } else {

@@ -1,15 +1,19 @@
 // --export-every K FILE: every Kth frame's fields written as OpenVDB (.vdb, VdbExport.h) or
 // NanoVDB (.nvdb, FieldExport.h) files, on background writer threads while the next steps run,
 // one file per writer at a time (a file is written by one thread: OpenVDB's stream is serial).
+// On CUDA the fields leave the GPU through FrameCopies (a snapshot, then pinned asynchronous
+// copies the writer waits for), so the run's thread does not wait for them either.
 // The queue holds one frame more than there are writers, and no more frames than fit in a
 // quarter of the memory free at the start: when the writers fall behind, the run waits for
 // them and says so once.
 #pragma once
 
+#include "FrameCopies.h"
 #include "VdbExport.h"
 
 #include <condition_variable>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -22,6 +26,9 @@ class Session;
 /// The first solver's grid and fields now, named for a .vdb file (`vdb`: the velocity apart as
 /// u, v, w, heat's temperature as heat) or for a .nvdb one (every field by its own name).
 VdbFrame currentFrame(const Session& session, bool vdb, int frame);
+
+/// Puts field `name`'s values in `f` where currentFrame would (see above).
+void placeField(VdbFrame& f, const std::string& name, std::vector<float> values, bool vdb, bool heat);
 
 /// The file of frame `frame`: %04d in `pattern` replaced by the frame number (as --screenshot).
 std::string framePath(const std::string& pattern, int frame);
@@ -59,7 +66,13 @@ private:
         std::string path;
         VdbFrame frame;
         size_t bytes = 0; ///< host memory the frame holds
+        bool copies = false; ///< its fields come through FrameCopies
+        int slot = -1;    ///< then its slot, whose fields the writer places
+        std::vector<std::string> names; ///< the fields in the slot, in order
+        bool heat = false;
     };
+    Job queuedFrame(const Session& session, int frame);
+    void placeCopies(Job& job);
     void writerLoop();
     void rethrowFailure();
 
@@ -76,6 +89,8 @@ private:
     std::string mFailure;
     int mWritten = 0;
     double mWriteSeconds = 0, mWaitSeconds = 0;
+    std::unique_ptr<FrameCopies> mCopies; ///< CUDA's asynchronous copies, when they fit
+    bool mTriedCopies = false;
     std::vector<std::thread> mWriters;
 };
 

@@ -9,7 +9,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 fluid="$root/build/bin/vbm-fluid"
 backend=cpu out="$root/docs/images" stills=1 animation=1
-scenes="heat-shell:2000 heat-block:300 smoke-plume:500 smoke-open:300 fire:300 fire-small:300"
+scenes="heat-shell:2000 heat-block:300 smoke-plume:500 smoke-open:300 smoke-mesh:300 fire:300 fire-small:300"
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) backend=$2; shift 2 ;;

@@ -2,6 +2,7 @@
 // every field bit for bit the simulation's (held against the .nvdb export of the same frame),
 // the velocity centred from its faces, the time and frame in the metadata; NanoVDB sequences;
 // and the failures: no frame number, a missing folder, a disk that fills, none leaving a file.
+#include "DeviceQueries.h"
 #include "RunCommand.h"
 
 #include <nanovdb/io/IO.h>
@@ -168,6 +169,32 @@ TEST(VdbExport, SeveralWritersWriteTheSameFilesAsOne)
         ++files;
     EXPECT_EQ(files, 9u) << "no temporary file is left behind";
     EXPECT_EQ(runCommand(run + (three / "g_%04d.vdb").string() + " --export-writers 0").code, 2);
+}
+
+// On CUDA the fields leave the GPU through a snapshot and pinned asynchronous copies
+// (app/FrameCopies.h); the files are byte for byte those of the synchronous copies, for a
+// fixed domain and for an adaptive one, whose growing set leaves the slots and falls back.
+TEST(VdbExport, GpuAsynchronousCopiesWriteTheSameFilesAsSynchronousOnes)
+{
+    if (const std::string why = vbm::cudaUnavailableReason(); !why.empty()) GTEST_SKIP() << "GPU test skipped: " << why;
+    for (const char* scene : {"smoke-plume", "fire-small"}) {
+        const fs::path async = freshFolder(std::string("async-") + scene), sync = freshFolder(std::string("sync-") + scene);
+        const std::string run = Fluid + " --headless --backend cuda --render none --scene " + scene +
+                                " --frames 8 --export-writers 2 --export-every 1 ";
+        const CommandResult a = runCommand(run + (async / "f_%04d.nvdb").string());
+        ASSERT_EQ(a.code, 0) << a.out;
+        EXPECT_EQ(a.out.find("copied off the GPU synchronously"), std::string::npos) << a.out;
+        const CommandResult s = runCommand("VBM_EXPORT_SYNC=1 " + run + (sync / "f_%04d.nvdb").string());
+        ASSERT_EQ(s.code, 0) << s.out;
+        EXPECT_NE(s.out.find("copied off the GPU synchronously: VBM_EXPORT_SYNC=1"), std::string::npos) << s.out;
+        for (int frame = 0; frame < 8; ++frame) {
+            char name[32];
+            std::snprintf(name, sizeof name, "f_%04d.nvdb", frame);
+            const std::string first = bytesOf(async / name), second = bytesOf(sync / name);
+            EXPECT_FALSE(first.empty()) << scene << " " << name;
+            EXPECT_TRUE(first == second) << scene << " " << name << " differs between the asynchronous and synchronous copies";
+        }
+    }
 }
 
 TEST(VdbExport, BadPatternsAndFoldersAreOneLineAndExitCode2)
