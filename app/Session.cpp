@@ -55,8 +55,7 @@ Session::Session(Scene resumed, Backend backend, const std::vector<NamedChoice>&
     progress.report("building the solver from the checkpoint", -1);
     makeSolvers(configs);
     // the solvers hold the fields now: the host copies go
-    for (std::vector<float>* f : {&mScene.temperature, &mScene.density, &mScene.fixed, &mScene.emitter, &mScene.u,
-                                  &mScene.v, &mScene.w, &mScene.pressure, &mScene.fuel})
+    for (std::vector<float>* f : sceneFields(mScene))
         std::vector<float>().swap(*f);
     mSetupSeconds = progress.seconds();
 }

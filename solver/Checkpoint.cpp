@@ -219,13 +219,6 @@ void visitBalls(A& a, B& balls)
         a(b.x), a(b.y), a(b.z), a(b.r);
 }
 
-/// The fields in file order.
-template <class S>
-auto fieldsOf(S& s)
-{
-    return std::array{&s.temperature, &s.density, &s.fixed, &s.emitter, &s.u, &s.v, &s.w, &s.pressure, &s.fuel};
-}
-
 /// Throws unless every enum read is one this build knows.
 void checkSettings(const Scene& s, const CheckpointInfo& info)
 {
@@ -260,7 +253,7 @@ void readBody(Reader& r, Checkpoint& c)
     s.region.solid = r.grid("mesh obstacles grid");
     s.region.emitting = r.grid("mesh emitters grid");
     const uint64_t values = s.grid.grid<nanovdb::ValueOnIndex>()->valueCount();
-    for (std::vector<float>* f : fieldsOf(s)) {
+    for (std::vector<float>* f : sceneFields(s)) {
         *f = r.floats();
         if (!f->empty() && f->size() != values)
             throw InputError("corrupt: a field has " + std::to_string(f->size()) + " values for a grid of " +
@@ -296,7 +289,7 @@ void writeCheckpoint(const std::string& path, const Solver& solver, const Checkp
         visitBalls(w, s.region.emitters);
         w.grid(s.region.solid);
         w.grid(s.region.emitting);
-        for (const std::vector<float>* f : fieldsOf(s))
+        for (const std::vector<float>* f : sceneFields(s))
             w.floats(*f);
         w.trailer();
         // on the disk before the rename makes it the checkpoint

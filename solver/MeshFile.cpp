@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -145,18 +146,20 @@ bool holdsNoCase(std::string_view text, std::string_view word)
     return std::search(text.begin(), text.end(), word.begin(), word.end(), same) != text.end();
 }
 
-/// Bytes that assimp 5.2 (Debian 12's) would read forever, found by tests/fuzz/fuzz_mesh.cpp
-/// (tests/fuzz/findings/README.md): the reason, or "" when there is none. Checked before assimp
-/// sees the file, so a damaged mesh is an error instead of a hang. assimp picks its reader by the
-/// extension, or by the bytes when no reader claims the extension.
-std::string neverEndingRead(std::string_view bytes, std::string extension, const Assimp::Importer& importer)
+/// Bytes that assimp 5.2 (Debian 12's) would read forever or allocate without bound for,
+/// found by tests/fuzz/fuzz_mesh.cpp and the tests (tests/fuzz/findings/README.md): the reason,
+/// or "" when there is none. Checked before assimp sees the file, so a damaged mesh is an error
+/// instead of a hang or an out-of-memory abort. assimp picks its reader by the extension, or by
+/// the bytes when no reader claims the extension.
+std::string refusedBeforeReading(std::string_view bytes, std::string extension, const Assimp::Importer& importer)
 {
     for (char& c : extension)
         c = char(std::tolower(uint8_t(c)));
     const bool guessed = !importer.IsExtensionSupported(extension.c_str());
     const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
     // PLY (its reader takes a file starting "ply", in any case): without an end_header line it
-    // rereads the header's last line forever.
+    // rereads the header's last line forever; an element count larger than the file (each
+    // element takes a byte at least) makes it allocate for them all first.
     if ((extension == "ply" || guessed) && bytes.size() >= 3 && holdsNoCase(bytes.substr(0, 3), "ply")) {
         for (size_t begin = 0; begin < bytes.size();) {
             size_t end = bytes.find_first_of("\r\n", begin);
@@ -165,6 +168,13 @@ std::string neverEndingRead(std::string_view bytes, std::string extension, const
             while (!line.empty() && space(line.front()))
                 line.remove_prefix(1);
             if (line.substr(0, 10) == "end_header" && (line.size() == 10 || space(line[10]))) return "";
+            if (line.substr(0, 8) == "element ") {
+                const size_t at = line.find_last_of(" \t");
+                const double count = std::strtod(std::string(line.substr(at + 1)).c_str(), nullptr);
+                if (count > double(bytes.size()))
+                    return "a PLY header declaring more elements (" + std::string(line.substr(8)) +
+                           ") than its " + std::to_string(bytes.size()) + " bytes can hold (damaged)";
+            }
             begin = end + 1;
         }
         return "a PLY file whose header has no 'end_header' (truncated or damaged)";
@@ -231,7 +241,7 @@ TriangleMesh readMesh(const std::string& path)
     Assimp::Importer importer;
     configure(importer);
     const std::string extension = std::filesystem::path(path).extension().string();
-    if (const std::string why = neverEndingRead(std::string(std::istreambuf_iterator<char>(probe), {}),
+    if (const std::string why = refusedBeforeReading(std::string(std::istreambuf_iterator<char>(probe), {}),
                                                 extension.empty() ? "" : extension.substr(1), importer);
         !why.empty())
         throw MeshError(path + ": " + why);
@@ -250,7 +260,7 @@ TriangleMesh readMeshFromMemory(const void* data, size_t size, const std::string
     Assimp::Importer importer;
     configure(importer);
     const std::string_view bytes(static_cast<const char*>(data), size);
-    if (const std::string why = neverEndingRead(bytes, extension, importer); !why.empty())
+    if (const std::string why = refusedBeforeReading(bytes, extension, importer); !why.empty())
         throw MeshError(name + ": " + why);
     try {
         return imported(importer, importer.ReadFileFromMemory(data, size, ImportFlags, extension.c_str()), name);

@@ -162,7 +162,7 @@ TEST(MeshFiles, EachBadMeshGetsOneLineNamingTheFile)
         {file("huge.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
                           "property float z\nelement face 3000000000\nproperty list uchar int vertex_indices\n"
                           "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"),
-         "more elements than fit in memory"},
+         "than its 189 bytes can hold"},
         {file("cut.stl", whole.substr(0, whole.size() / 2)), "not a mesh assimp can read"},
         {file("cut.dae", duck.substr(0, duck.size() / 3)), "not a mesh assimp can read"},
         {file("open.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\n"), "not a closed surface"},

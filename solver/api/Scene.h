@@ -48,6 +48,14 @@ struct Scene {
     ActiveRegion region;
 };
 
+/// Every per-voxel field a Scene carries, in the order checkpoints store them (for a Scene or a
+/// const Scene).
+template <class S>
+auto sceneFields(S& s)
+{
+    return std::array{&s.temperature, &s.density, &s.fixed, &s.emitter, &s.u, &s.v, &s.w, &s.pressure, &s.fuel};
+}
+
 /// What a caller may add to building a scene's domain, which can take minutes at a billion
 /// voxels: a check once the voxel count is known (before any voxel of a fixed domain is built;
 /// an open domain's first set is small and built first). It refuses by throwing; `scene` holds
