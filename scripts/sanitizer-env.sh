@@ -3,7 +3,7 @@
 # (0 ok, 1 runtime failure, 2 bad input), so a test that checks an exit code fails on it; the
 # report goes to stderr, so a test that checks stderr fails on it too. Children (vbm-fluid,
 # vbm-check run by the tests) inherit these variables.
-# LeakSanitizer reads tests/lsan.supp: leaks inside Mesa's lavapipe, LLVM and the Vulkan
+# LeakSanitizer reads tests/lsan.supp: leaks inside assimp, Mesa's lavapipe, LLVM and the Vulkan
 # loader and layers only (docs/testing.md says why); a leak in our code still fails.
 vbm_sanitizer_env() {
   local root="$1"
