@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Export of the simulation's fields as a .nvdb file, so a frame can be taken into other tools.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-fluid's command line (see FluidOptions.h).
 #include "FluidOptions.h"
 

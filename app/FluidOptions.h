@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-fluid's command line: the options of the window and of the headless run, read with the
 // shared command-line helper (cli/CommandLine.h), whose cli::UsageError reports a bad flag.
 #pragma once

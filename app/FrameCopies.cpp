@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device snapshots and pinned host copies of a frame's fields (see FrameCopies.h).
 #include "FrameCopies.h"
 

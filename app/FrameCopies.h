@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A frame's fields taken off the GPU without holding the run up (--export-every on CUDA): each
 // field is copied device to device into a snapshot on the solver's stream, right after the
 // step (ordered before the next step, microseconds), then from the snapshot into pinned host

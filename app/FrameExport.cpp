@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Frame sequences on a background writer (see FrameExport.h).
 #include "FrameExport.h"
 

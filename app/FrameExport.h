@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --export-every K FILE: every Kth frame's fields written as OpenVDB (.vdb, VdbExport.h) or
 // NanoVDB (.nvdb, FieldExport.h) files, on background writer threads while the next steps run,
 // one file per writer at a time (a file is written by one thread: OpenVDB's stream is serial).

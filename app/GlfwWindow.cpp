@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window system for the window (see GlfwWindow.h).
 #include "GlfwWindow.h"
 

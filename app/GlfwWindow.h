@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window system for the window: GLFW, one window, the Vulkan surface on it and its events.
 // Only the window uses it; the headless run never starts GLFW.
 #pragma once

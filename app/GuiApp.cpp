@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The interactive window (see GuiApp.h). One frame: poll input, run the script commands due,
 // build the panels, apply what changed to the session, then the session's frame: step, hand the
 // field to the renderer, ray march into the swapchain target, which copies the volume in, draws

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The interactive window: a GLFW window, a session drawing into a swapchain target, and the
 // ImGui panels that edit the session's choices, parameters and view between frames.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Mouse control of the orbit camera (see GuiCamera.h).
 #include "GuiCamera.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Mouse control of the orbit camera: drag to orbit, drag with the right or middle button to
 // pan, the wheel to zoom. Pixel deltas in, camera changes out; no window-system code here.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window's panels (see GuiPanels.h).
 #include "GuiPanels.h"
 

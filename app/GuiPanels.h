@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window's panels (Dear ImGui): simulation, resolvers, parameters, render, frame times and
 // output. They edit GuiState, the look and the solver's parameters; the loop applies the rest.
 #pragma once

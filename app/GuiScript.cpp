@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scripts of timed commands for the window (see GuiScript.h).
 #include "GuiScript.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A script of timed commands that drives the window as a user would (docs/gui.md has the
 // format): one command per line, "FRAME COMMAND [ARGUMENT]", run at the start of that frame.
 #pragma once

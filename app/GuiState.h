@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the window's user controls besides the view: the panels, keys and script edit this; the
 // main loop applies it to the session between frames. It holds choices and requests, never kernels.
 #pragma once

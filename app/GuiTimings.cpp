@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window's timing record (see GuiTimings.h).
 #include "GuiTimings.h"
 

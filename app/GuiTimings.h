@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window's timing record: the last 300 frames' FrameTimings (for the stacked plot and the
 // active-voxel plot), and for each resolver configuration used so far a TimingSeries of its steps
 // (for the median table). Everything is keyed by Phase; names appear only when printed.

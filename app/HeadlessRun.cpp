@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headless run (see HeadlessRun.h): set up a session with an offscreen target, print what
 // runs where, run the frames, then the summary table and the files asked for.
 #include "HeadlessRun.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The order phases are listed in (see PhaseOrder.h).
 #include "PhaseOrder.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The order phases are listed in by the tables and plots: the order they run in a step, also for
 // a phase that runs only in some frames. The rebuild phases open a step once every K frames;
 // listed by first appearance alone they would land after the frame's last phase.

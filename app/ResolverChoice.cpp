@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The app's resolver choices (see ResolverChoice.h).
 #include "ResolverChoice.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The app's resolver choices, every one decided by the one rule (ResolverRules.h): the choice a
 // run starts with (from the command line), the configurations of --resolver all, what a resolver
 // key or script line picks, and what a switch of backend must give up.

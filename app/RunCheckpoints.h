@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --checkpoint-every K DIR: the headless run's checkpoints (solver/api/Checkpoint.h), every Kth
 // frame and once more when a signal stops the run, each written atomically; the two newest
 // are kept.

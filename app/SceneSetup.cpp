@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the headless run and the window share when they set a scene up (see SceneSetup.h).
 #include "SceneSetup.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the headless run and the window share when they set a scene up: which backend runs,
 // which scene is the default, which Vulkan device the renderer prefers, which field is drawn
 // and how it looks at first.

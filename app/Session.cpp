@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One simulation session (see Session.h).
 #include "Session.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One simulation session, the single frame path of the headless run and of the window: a scene,
 // its solvers (one; or one per configuration of an A/B run, stepped in turns from the same
 // state), and the renderer drawing the first solver's field into a render target with a view.

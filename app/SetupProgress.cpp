@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Set-up progress lines (see SetupProgress.h).
 #include "SetupProgress.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Progress of a long set-up on stderr: what is being built and how far along, at most one line
 // every few seconds (VBM_PROGRESS_SECONDS, default 5; 0 prints every report, for the tests), so a
 // billion-voxel scene never sits silent and a small one prints nothing. A watcher thread repeats

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SIGTERM and SIGINT as a request to stop (see StopSignal.h).
 #include "StopSignal.h"
 

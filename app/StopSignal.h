@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SIGTERM and SIGINT (Ctrl-C) as a request: a checkpointing run stops after the frame in
 // progress and writes its last checkpoint, instead of ending at once with its state lost.
 #pragma once

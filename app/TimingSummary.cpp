@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headless run's summary table (see TimingSummary.h).
 #include "TimingSummary.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headless run's summary table: per configuration and phase, the median and 95th percentile
 // over the run's frames, in the order the phases run, with the rebuild phases of adaptive scenes
 // reported over the frames that rebuilt and amortized over all.

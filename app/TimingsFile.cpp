@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headless run's --timings file (see TimingsFile.h).
 #include "TimingsFile.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headless run's --timings file: every phase of every frame and configuration, one row each,
 // as CSV (frame,resolver,phase,ms,iterations,residual,active_voxels,smoke_voxels) or JSON (the
 // same keys, plus the scene, backend and seed), chosen by the path's suffix. active_voxels is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-check: runs every resolver at every block width over a grid, on the CPU and on the
 // GPU when there is one, and checks every tap of every slot against NanoVDB's ReadAccessor.
 // The command line is read and failures end through the shared helper (cli/CommandLine.h).

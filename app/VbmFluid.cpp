@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-fluid: the simulator's entry point. Without --headless it opens the window; where no
 // display can be opened it says so in one line and runs headless. Failures end through
 // cli::guardedMain: one line, exit 2 for bad usage or input, 1 for a failed run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One frame as an OpenVDB .vdb file (see VdbExport.h).
 #include "VdbExport.h"
 

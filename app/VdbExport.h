@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One frame of the simulation as an OpenVDB .vdb file, the format Blender, Houdini and most
 // renderers import: a float FogVolume grid per scalar field (named as Blender's volume shader
 // expects: density, temperature, fuel; heat scenes' temperature as heat), the cell-centred

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench --solver on an adaptive scene (see AdaptiveBench.h).
 #include "AdaptiveBench.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench --solver on an adaptive scene (docs/adaptive.md): the scene grows for --grow-steps
 // steps; then, in windows of K steps, each starting with the adaptive side's rebuild step, the
 // new topology and state are frozen into a fixed-topology solver (Solver::snapshot: the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The grids vbm-bench runs on (see BenchGridSources.h).
 #include "BenchGridSources.h"
 

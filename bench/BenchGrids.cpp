@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A bench grid on the device, and the dense floor's box (see BenchGrids.h).
 #include "BenchGrids.h"
 

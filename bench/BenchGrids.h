@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One bench grid's device copy with its VBM metadata at every block width a run needs, and the
 // dense floor's box (the grids themselves: BenchGridSources.h).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench's kernels, behind a host-only interface: every variant runs the same consumer
 // (resolve the taps, sum C interleaved float sidecar channels over them, write C outputs per
 // voxel) on the same data. Kernels are compiled for block widths 128 and 512 (consumers) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench's command line (see BenchOptions.h): parsed with the shared ArgReader, so every
 // mistake is worded as in vbm-fluid and vbm-check.
 #include "BenchOptions.h"

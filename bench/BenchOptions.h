@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench's command line: what a run measures (grids, widths, channels, rounds, the decode
 // table, JSON, or the solver comparison or the CPU comparison instead) and the usage text that documents it.
 #pragma once

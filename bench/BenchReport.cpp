@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Number formatting for vbm-bench's tables (see BenchReport.h).
 #include "BenchReport.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a vbm-bench grid run reports: one row per timed variant (the tables and the JSON read
 // the same rows), and the number formatting the tables share.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench --cpu (see CpuBench.h): per grid and channel count, one sidecar; an independent
 // oracle (NanoVDB's ReadAccessor, taps in our order) for the 27-tap and 7-tap sums; every
 // variant run once and checked against it (ours and OpenVDB's accessor peers bitwise, the tools

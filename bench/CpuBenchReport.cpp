@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench --cpu's tables and JSON (see CpuBenchReport.h).
 #include "CpuBenchReport.h"
 

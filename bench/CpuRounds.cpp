@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench --cpu's interleaved rounds (see CpuRounds.h).
 #include "CpuRounds.h"
 

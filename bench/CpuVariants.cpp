@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench --cpu's consumer runs (see CpuVariants.h).
 #include "CpuVariants.h"
 

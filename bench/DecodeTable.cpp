@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The decode-alone table (see DecodeTable.h).
 #include "DecodeTable.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The decode-alone table: every slot's (leafIndex, voxelOffset) written out at block widths
 // 64..512, by our thread-local decode and by NanoVDB 13.0.0's shared-memory sweep, timed in
 // the same interleaved rounds after both are checked.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUT (GitCommit.h) with the source tree's commit, "-dirty" when it has uncommitted
 # changes; run at every build (a value taken when CMake configured went stale), rewriting the
 # file only when the commit changes so nothing rebuilds needlessly.

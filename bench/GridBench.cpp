@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench's default run (see GridBench.h).
 #include "GridBench.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench's default run: for every grid, the resolver comparison at each channel count and
 // the decode-alone table; then the kernel resources, the copy bandwidth, the verdict, the JSON.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench's JSON writers (see JsonWriter.h).
 #include "JsonWriter.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench's JSON: every number of a grid run (--json), or the headline figures of a solver
 // run (--solver --json). The keys are what earlier runs' files hold; scripts read them.
 #pragma once

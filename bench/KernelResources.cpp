@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernel-resources table (see KernelResources.h).
 #include "KernelResources.h"
 

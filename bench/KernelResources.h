@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernel-resources table: registers, stack frame, static shared memory and resident warps
 // per SM of every kernel vbm-bench times, as the runtime reports them for this device.
 #pragma once

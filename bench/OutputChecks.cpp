@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host oracles of vbm-bench's output checks (see OutputChecks.h).
 #include "OutputChecks.h"
 

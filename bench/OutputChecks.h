@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host oracles vbm-bench checks outputs against before it times anything: a sum in double
 // for the dense floor, a ReadAccessor sum for the sparse baseline, and the baseline's exact
 // bytes for every other sparse variant. Outputs are C floats per value index; index 0 (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The alternatives vbm-bench compares against: ReadAccessor per voxel, the dense floor, and
 // decode alone (ours and NanoVDB 13.0.0's).
 #include "BenchKernels.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The resolver comparison on one grid at one channel count (see ResolverComparison.h).
 #include "ResolverComparison.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The resolver comparison on one grid at one channel count: our six resolvers and NanoVDB
 // 13.0.0's path at each block width, ReadAccessor per voxel, the dense floor and a device copy,
 // all on the same data in the same interleaved rounds, every output checked first.

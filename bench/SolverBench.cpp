@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench --solver (see SolverBench.h). Every figure comes from the solver's FrameTimings
 // records, aggregated by vbm::TimingSeries per configuration and keyed by Phase.
 #include "SolverBench.h"

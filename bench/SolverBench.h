@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench --solver: whole solver steps of a scene on the GPU, the default resolvers against
 // computeBoxStencil everywhere (and the defaults at block width 512), stepped in turns from the
 // same state, their fields checked bitwise identical at the end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Interleaved timing rounds (see TimingRounds.h).
 #include "TimingRounds.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Timing by interleaved rounds: every variant of a comparison runs once per round, in a fixed
 // order, each launch between a pair of CUDA events on one stream, so clock and thermal drift
 // fall on all variants alike.

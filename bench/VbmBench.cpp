@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench: the resolver comparison on the GPU, side by side with NanoVDB 13.0.0's own VBM
 // path, ReadAccessor-per-voxel kernels, the dense floor and the copy bandwidth, in one run,
 // with every variant's output checked bytewise against the baseline's; or, with --solver,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The VBM consumer kernel template, instantiated per block width in VbmConsumerW*.cu so the
 // two widths compile in parallel.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // VBM consumer kernels at block width 128.
 #include "VbmConsumerKernels.cuh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // VBM consumer kernels at block width 512, and the width dispatch.
 #include "VbmConsumerKernels.cuh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The VBM consumer through the run form of the block skeleton (vbm::runSlotRun): a thread takes
 // K consecutive slots, decodes the first and steps to the others; the cached resolvers read the
 // per-leaf tables. The same consumer as VbmConsumerKernels.cuh, so the outputs are compared

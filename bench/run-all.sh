@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The canonical GPU numbers, regenerated in one run: the files the README's tables and charts
 # are drawn from. Two steps, since the GPU machine has no matplotlib:
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checks' sidecar consumer as a block body: for one slot, the 27-tap box sum or the 7-point
 // Laplacian (box resolvers give it their cross taps) over C interleaved channels, written to
 // out[index * C ...]. One body for the host run (TapRuns.cpp) and the CUDA run (DeviceRuns.cu).

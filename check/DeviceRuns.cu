@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUDA runs of build, decode, resolvers and consumers (see DeviceRuns.h).
 #include "DeviceRuns.h"
 #include "vbm/LeafNeighbourTable.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA counterparts of TapRuns.h: build, decode and resolve on the GPU (ours and
 // NanoVDB 13.0.0's shipped path), results copied back for the host checkers.
 // Host-only header: no CUDA types, so plain C++ code can call it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host runs and checks of the resolvers (see TapRuns.h).
 #include "TapRuns.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a resolver over blocks of a VBM and checks the taps it produced against NanoVDB's
 // ReadAccessor, slot by slot. The host run goes through the host block executor; the
 // CUDA run (DeviceRuns.h) produces the same layout, so one checker serves both.

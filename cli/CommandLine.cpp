@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shared command-line helper (see CommandLine.h).
 #include "CommandLine.h"
 

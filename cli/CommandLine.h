@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command-line helper the three executables (vbm-fluid, vbm-check, vbm-bench) share:
 // reading flags and their values with one wording for every mistake, and one mapping of
 // failures to exit codes (2 for bad usage or input, 1 for a run that failed).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Finds Dear ImGui 1.86 as Debian's libimgui-dev ships it and defines the target vbm::imgui.
 # The package installs the headers (/usr/include/imgui, backends/ included) and one static
 # archive, libimgui.a, compiled from its sources, that already holds the core and the GLFW and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Finds OpenVDB 10 as Debian's libopenvdb-dev ships it (with TBB, Imath and Boost's headers) and
 # defines the target vbm::openvdb. Required: the solver voxelizes meshes with it; vbm-bench --cpu's
 # peers and vbm-fluid's .vdb export use it too (scripts/setup.sh installs it).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Finds NanoVDB 13 headers (NanoVDB.h version 32.9 or later) and defines the target nanovdb::headers.
 # Order: NANOVDB_ROOT (cache or environment), .deps/nanovdb/include (scripts/setup.sh puts
 # Debian's libnanovdb-dev 13.0.0 there), the system include path; if none qualifies,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sanitizer and fuzzing builds of the CPU parts (docs/testing.md).
 #  VBM_SANITIZE: everything built with AddressSanitizer + UndefinedBehaviorSanitizer, UB fatal
 #                (scripts/sanitize.sh; gcc or clang).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Install rules: `cmake --install build --prefix P` puts the VBM layer's headers in
 # P/include/vbm/ and the CMake package vbm-fluid in P/share/cmake/vbm-fluid/, so another
 # project writes find_package(vbm-fluid CONFIG REQUIRED) and links vbm::vbm. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUDA's side of the shared-memory path (see CudaInterop.h).
 #include "CudaInterop.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUDA's side of the shared-memory path: Vulkan memory and a Vulkan timeline semaphore imported
 // into CUDA (cudaImportExternalMemory, cudaImportExternalSemaphore), so the solver's field reaches
 // the renderer by a device-to-device copy with no host round trip. Without CUDA in the build

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dear ImGui for the window (see ImGuiLayer.h).
 #include "ImGuiLayer.h"
 

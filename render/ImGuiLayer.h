@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dear ImGui for the window: its context, the GLFW backend (keys and mouse), the Vulkan backend
 // (drawing into the swapchain target's render pass), the descriptor pool its font texture lives
 // in, and the font upload. The app builds its panels between beginFrame() and endFrame(); the

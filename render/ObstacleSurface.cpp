@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mesh obstacles' surface band (see ObstacleSurface.h).
 #include "ObstacleSurface.h"
 

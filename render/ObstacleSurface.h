@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mesh obstacles as the renderer draws them: a smooth surface built once per scene on the
 // host from the solid voxels the solver uses (ActiveRegion::solid), so the picture shows exactly
 // the walls the solver simulates. docs/render.md ("Mesh obstacles") says why it is built this way.

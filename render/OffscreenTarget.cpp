@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The offscreen render target (see OffscreenTarget.h).
 #include "OffscreenTarget.h"
 

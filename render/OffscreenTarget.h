@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The offscreen render target: the volume is the whole image, every frame is submitted and
 // waited for, and a captured frame is copied into host memory. The headless run, its PNG
 // screenshots and the render tests draw here; no window system is involved.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The orbit camera (see OrbitCamera.h).
 #include "OrbitCamera.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The camera the renderer looks through: an orbit around a target point, in the grid's index
 // space. The window turns it with the mouse (app/GuiCamera); the headless run keeps the framing.
 #pragma once

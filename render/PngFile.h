@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Screenshots as PNG files (libpng).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The render passes' pipelines (see RenderPipelines.h).
 #include "RenderPipelines.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The renderer's compute passes (shaders/*.comp, compiled to SPIR-V at build time): one pipeline
 // each, all over one descriptor set layout (the bindings of shaders/RenderCommon.glsl), so one
 // descriptor set serves every pass of a frame. The passes that draw mesh obstacles (coarse,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the renderer's frames go, behind one small interface: an offscreen image (the headless
 // run, PNG screenshots, tests) or a window's swapchain image. The renderer records its ray march
 // into the command buffer the target hands out; the target puts the volume's pixels where they

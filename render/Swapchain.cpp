@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window's swapchain (see Swapchain.h).
 #include "Swapchain.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window's swapchain: its images, a render pass that draws on top of what is already in an
 // image (the GUI over the volume) and one framebuffer per image. Recreated when the window
 // changes size.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window's render target (see SwapchainTarget.h).
 #include "SwapchainTarget.h"
 

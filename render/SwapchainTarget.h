@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window's render target: the volume's pixels are copied into a swapchain image right of a
 // column kept for the panels (the rest of the image cleared), an overlay (the GUI) is drawn on top
 // in a render pass, and the image is presented. One frame in flight: wait() before touching

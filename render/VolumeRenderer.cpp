@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Volume rendering through compute passes (see VolumeRenderer.h).
 #include "VolumeRenderer.h"
 

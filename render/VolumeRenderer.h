@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Volume rendering of the sparse grid: compute passes ray-march the NanoVDB OnIndex grid and the
 // field (storage buffers) through PNanoVDB and write RGBA8 pixels into a frame of whichever
 // RenderTarget they are given (offscreen, or a window's swapchain). Per frame: the field's range

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Vulkan instance, device and queue (see VulkanContext.h).
 #include "VulkanContext.h"
 

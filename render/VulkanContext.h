@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Vulkan instance, device and queue the renderer (and the GUI) run on, with checked calls,
 // the validation layer on request, and the pieces CUDA interop needs: buffers whose memory is
 // exported as a file descriptor, an exportable timeline semaphore, the device's UUID.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Renders one frame of a vbm-fluid .vdb sequence with Blender's Cycles on the CPU, as a user
 # would from Blender's own volume import (docs/export.md, "In Blender"):
 #

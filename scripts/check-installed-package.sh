@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks the installed vbm-fluid package the way a user meets it: installs BUILD_DIR into a
 # fresh temporary prefix, builds examples/stencil-consumer against that prefix only and runs
 # it (and examples/cuda-stencil-consumer where BUILD_DIR has CUDA; run if a GPU answers),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks that a product binary (vbm-fluid) carries none of the check harnesses (check/: tap
 # checks, device runs, consumer runs), which only vbm-check, vbm-bench and the tests link.
 # Usage: scripts/check-product-symbols.sh BINARY

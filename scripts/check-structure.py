@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks the code's shape against docs/architecture.md, so the layering shows and holds:
 
   layering   every quoted #include of a folder resolves into a folder it may include
              (the table below, DESIGN.md's "may include" column);
   sizes      no file in solver/ over 450 lines, no function in solver/ or app/ over 120
-             lines (scripts/function-lengths.py's brace-matching count).
+             lines (scripts/function-lengths.py's brace-matching count);
+  licenses   every tracked source file (C++, CUDA, GLSL, CMake, shell, Python) names its
+             license, Apache-2.0 (LICENSE), in an SPDX line among its first two lines.
 
-usage: check-structure.py [layering|sizes]...   (default: both); exit 1 on a violation.
+usage: check-structure.py [layering|sizes|licenses]...   (default: all); exit 1 on a violation.
 """
 import importlib.util
 import os
@@ -95,14 +98,43 @@ def check_sizes():
     return bad
 
 
+SPDX_LINE = "SPDX-License-Identifier: Apache-2.0"
+LICENSED_EXT = SOURCE_EXT + (".glsl", ".sh", ".py", ".cmake", ".cmake.in")
+
+
+def check_licenses():
+    """Tracked sources (git ls-files) whose first two lines lack the SPDX line."""
+    import subprocess
+    out = subprocess.run(["git", "-C", ROOT, "ls-files"], capture_output=True, text=True)
+    if out.returncode != 0:
+        return [f"git ls-files failed in {ROOT}: {out.stderr.strip()}"]
+    bad = []
+    for rel in out.stdout.splitlines():
+        name = os.path.basename(rel)
+        if not (rel.endswith(LICENSED_EXT) or name == "CMakeLists.txt") or rel.startswith("docs/"):
+            continue
+        path = os.path.join(ROOT, rel)
+        if os.path.islink(path) or not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = [f.readline() for _ in range(2)]
+        if not any(SPDX_LINE in line for line in head):
+            bad.append(f"{rel}: no '{SPDX_LINE}' line at the top")
+    return bad
+
+
+CHECKS = {"layering": lambda: check_layering(), "sizes": lambda: check_sizes(),
+          "licenses": lambda: check_licenses()}
+
+
 def main():
-    which = sys.argv[1:] or ["layering", "sizes"]
+    which = sys.argv[1:] or list(CHECKS)
     bad = []
     for w in which:
-        if w not in ("layering", "sizes"):
+        if w not in CHECKS:
             print(__doc__)
             return 2
-        problems = check_layering() if w == "layering" else check_sizes()
+        problems = CHECKS[w]()
         print(f"{w}: {'ok' if not problems else str(len(problems)) + ' problem(s)'}")
         bad += problems
     for b in bad:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by run.sh and test.sh: set up, then configure and build into build/.
 # Usage: source scripts/common.sh; vbm_build [extra cmake args...]
 set -euo pipefail

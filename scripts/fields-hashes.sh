@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Prints one line per (scene, resolver, block width): the SHA-256 of the .nvdb that
 # `vbm-fluid --headless --export` writes after N steps (every field, bit for bit). Used to show
 # that a change leaves the simulation's results unchanged: run it with the old and the new

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Lists the longest functions of C++/CUDA sources by brace matching, not by eye.
 
 A function is a brace block, outside any other function, whose header (the code since the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The libFuzzer targets of tests/fuzz: builds them into build-fuzz/ (clang, ASan+UBSan,
 # VBM_CUDA=OFF), replays the saved findings of tests/fuzz/findings/<target>/, then fuzzes each
 # target for a bounded time from its seeds (tests/fuzz/corpus/<target>/; *.gz are unpacked).

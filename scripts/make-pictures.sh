@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README's pictures: a late frame of each built-in scene, and an animation of the CPU's
 # default scene (fire-small), encoded with Debian's ImageMagick (installed here if missing).
 # Usage: scripts/make-pictures.sh [--backend cpu|cuda] [--out DIR] [--scenes "NAME:FRAMES ..."]
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
     --scenes) scenes=$2; shift 2 ;;
     --animation-only) stills=0; shift ;;
     --stills-only) animation=0; shift ;;
-    -h|--help) sed -n 2,7p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n 3,8p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "make-pictures.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

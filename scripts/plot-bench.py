@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Draws vbm-bench's results as PNG charts.
 
 usage: plot-bench.py [--bench FILE.json] [--solver FILE.json|FILE.md [--solver-commit C]]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Prints a markdown table of ptxas resource usage (registers, stack frame, spills, shared
 memory) per kernel, from the output of `nvcc -Xptxas -v`, with demangled names.
 

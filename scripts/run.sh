@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Sets up what is missing, builds, and runs the main program, vbm-fluid.
 # On a desktop (DISPLAY or WAYLAND_DISPLAY set) it opens the window on the default scene.
 # Without a display it runs headless: the default scene (smoke-plume-4m on a GPU, fire-small on

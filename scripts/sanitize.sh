@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The sanitizer build: the CPU parts (VBM_CUDA=OFF) built with AddressSanitizer and
 # UndefinedBehaviorSanitizer (UB fatal) into build-asan/, then every test through ctest there.
 # Usage: scripts/sanitize.sh [ctest args...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by scripts/sanitize.sh and scripts/fuzz.sh: the sanitizer runtime options.
 # Every sanitizer report ends the process with exit code 86, which no program of ours uses
 # (0 ok, 1 runtime failure, 2 bad input), so a test that checks an exit code fails on it; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what vbm-fluid needs to build and test, from Debian packages.
 # Idempotent: when everything is present it only checks, and returns in a second.
 #  - compilers, CMake, Ninja, GoogleTest: from the machine's own Debian suite;

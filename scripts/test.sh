@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Sets up what is missing, builds, and runs every test through ctest; then the sanitizer build
 # and its tests (scripts/sanitize.sh), then the fuzz targets for a bounded time
 # (scripts/fuzz.sh). The normal build comes first, so its result is known in minutes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the render passes share: the buffers of one descriptor set (VolumeRenderer.cpp binds them),
 // the parameters, reading the sparse grids through PNanoVDB, the light volume and the obstacles.
 //   0 grids, NanoVDB OnIndex: the field's (as the     5 coarse volume: per cell, mean extinction

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The renderer's per-frame parameters, one uniform buffer (std140) shared by GLSL (the passes in
 // shaders/) and C++ (render/VolumeRenderer). Every member is a 16-byte vector, so the C++ layout
 // and std140's agree without padding rules.

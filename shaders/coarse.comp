@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The coarse volume over the grid's box, one cell of lightOrigin.w^3 voxels per thread: the mean
 // extinction of the cell's voxels (what the light pass attenuates by; a cell whose centre is
 // inside an obstacle, sphere or mesh, is opaque) and the largest value any of them holds (the

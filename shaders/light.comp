@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The light volume: for each coarse cell, the transmittance towards the sun and towards the sky
 // (straight up), marched once per frame through the coarse volume's extinction, one cell per
 // step. The ray march then reads it instead of tracing a shadow ray for every sample.

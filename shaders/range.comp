@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The field's range over its active voxels (value indices 1 .. count-1): each workgroup reduces a
 // grid-stride share in shared memory and merges it with one atomicMin and one atomicMax on the
 // ordered bits. The host fills rangeBits with (~0, 0) first. The colormap follows this range.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Half (or quarter) resolution with upscaling: the ray image, one ray per image.z x image.z output
 // pixels, is filtered bilinearly into the output image.
 #version 450

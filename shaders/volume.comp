@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Volume ray marching straight from the sparse grid through PNanoVDB, one ray per thread, into the
 // ray image. Empty space is skipped a node at a time (where the accessor finds no leaf, the ray
 // jumps to the exit of the empty node: 8, 128 or 4096 voxels wide) and, in the lit looks, a coarse

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host form of the active-set rule (see ActiveSet.h). A bitmap over the set's bounding box
 // (seeds and emitters, grown by the margin, cut to the region's box), one bit per voxel, rows
 // of 64-bit words along z: the dilation is separable (an L-infinity ball is a cube), one voxel

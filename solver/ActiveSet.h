@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The active-set rule of adaptive scenes on the host (docs/adaptive.md): what a scene's first
 // open-domain topology and every CPU rebuild come from. The CUDA backend builds the same set
 // on the device (CudaTopology.cuh); a test compares the two voxel for voxel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rebuild of an adaptive scene's topology, before every K-th step (docs/adaptive.md): the
 // new active set (TopologyBuilder: on the host for the CPU backend, with NanoVDB's device tools
 // for CUDA), its grid and VBM at both widths, the fields copied onto it by coordinate, its air

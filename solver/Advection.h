@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Smoke's advection: density, temperature and the centred velocity carried semi-Lagrangian by
 // the centred velocity, in as many substeps as keep the CFL number at most max_cfl; with
 // `advection maccormack` (the default), density and temperature then get MacCormack's limited

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checkpoint files (see Checkpoint.h). The layout, in order: 8 magic bytes, the format version,
 // the run's info, the scene's settings (one field list, visitSettings, read and written alike),
 // the grid, the adaptive region, the fields, then a 64-bit hash of every byte before it.

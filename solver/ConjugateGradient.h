@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Preconditioned conjugate gradients for A x = b, A = shift I + scale (-L) (restricted as
 // ApplyLaplacian describes where voxels are fixed), preconditioned by Jacobi or by the
 // multigrid V-cycle. Accepts every resolver (its passes are Laplacian-type).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The dilation of a rebuild's seeds on the device, by up to 8 voxels (the L-infinity ball: a
 // cube) in one grid build, joined with another grid's voxels (the emitters'). NanoVDB 13's
 // DilateGrid grows a grid by one voxel per call, each call a whole grid build with host round

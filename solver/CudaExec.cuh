@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA backend's executor: launches the kernels of CudaKernels.cuh for the solver's bodies,
 // all on one non-blocking stream, as programmatic dependent launches where the GPU has them;
 // fixed sequences of launches can be recorded and replayed as CUDA graphs. Mirrors HostExec's

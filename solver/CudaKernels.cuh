@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA executor's kernels: a VBM block per thread block (one thread per slot, through the
 // block skeleton) for stencil and voxel bodies, a thread per element for element bodies, and
 // reductions whose launch shape, so summation order and result, depend on the element count

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA backend's TopologyBuilder (ActiveSetRebuild.h): the new active set made on the device,
 // following the rule of docs/adaptive.md step by step: MarkSeeds writes the seeds as per-leaf
 // masks, dilateOnDevice (CudaDilation.cuh: NanoVDB 13's TopologyBuilder with our kernels)

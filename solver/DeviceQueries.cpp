@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device availability and description (see DeviceQueries.h). Plain C++ over the CUDA runtime
 // API, so every target can ask without being compiled by nvcc.
 #include "DeviceQueries.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simulation's domain: the index grid in executor memory with its VBM at both block
 // widths, the Laplacian's diagonal (active neighbours per voxel) and, for a multigrid-
 // preconditioned solve, the coarse levels. Everything here follows from the topology alone,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A grid in an executor's memory (device memory on CUDA, host memory on the CPU) with its VBM
 // at both of the solver's block widths, 128 and 512, and its per-leaf neighbour tables: what
 // every stencil pass of a level runs on.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An adaptive scene's region (ActiveRegion) in executor memory: the obstacle and emitter balls,
 // the loaded domain's grid and the mesh voxel sets, behind the RegionView the rebuild's bodies read.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simulation's fields: named channels (its state, one float per value index, index 0 the
 // background) and a named workspace of temporaries. Temporaries whose lifetimes never overlap
 // share an array; slotOf() below is the one place that says which, and why it is safe.

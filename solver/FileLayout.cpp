@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The layout of a .nvdb file, read from its headers and checked against the file's size
 // (see GridValidation.h). NanoVDB 13.0.0's reader trusts these headers, so they are read here.
 #include "GridFile.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The frame timing record and its aggregation (see FrameTimings.h).
 #include "FrameTimings.h"
 

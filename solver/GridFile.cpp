@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading .nvdb files (see GridFile.h). The bytes are read here, not by nanovdb::io::readGrids,
 // which trusts the sizes in the file's headers (docs/nvdb-files.md).
 #include "GridFile.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Built-in OnIndex grids (see GridGenerators.h).
 #include "GridGenerators.h"
 

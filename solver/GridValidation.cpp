@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Structure checks of a grid buffer read from a file (see GridValidation.h). Every offset is
 // checked against the buffer before it is followed, so a corrupt file is refused, never walked.
 #include "GridValidation.h"

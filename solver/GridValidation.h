@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks of untrusted .nvdb bytes, run before anything of NanoVDB reads or walks them: the
 // file's headers against its size, then each grid's tree against its own buffer (see
 // docs/nvdb-files.md for the rules).

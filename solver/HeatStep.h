@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Heat diffusion, dT/dt = alpha L T, with some voxels held at fixed temperatures: explicit
 // (forward Euler, one Laplacian pass; dt at most h^2 / (6 alpha)) or implicit (backward Euler,
 // (I + c(-L)) T' = T by CG, the fixed voxels' coupling moved to the right-hand side so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU backend's executor: stencil bodies over VBM blocks through the host block executor
 // (stage once per block, then every slot), element bodies over value indices, and
 // deterministic reductions. All cores. Mirrors CudaExec's interface (skipped launches, sums

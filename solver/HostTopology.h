@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU backend's TopologyBuilder (ActiveSetRebuild.h): the seeds read from host memory, the
 // set made by activeSetOnHost(), the grid and VBM built on the host; the multigrid's coarse
 // grids as at load time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory estimates, the machine's offer, the refusal and the tap table's plan (see MemoryPlan.h).
 #include "MemoryPlan.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading meshes with assimp (Mesh.h): every triangle of every mesh, the node transforms baked
 // in, points at one position merged, then checked: finite points, triangles with an area, a
 // size this machine can voxelize.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The voxels a mesh covers (Mesh.h): placed in index space, turned into a narrow-band level set
 // by OpenVDB (tools::meshToLevelSet), whose negative values, voxels and interior tiles, are the
 // inside; or, for `shell T`, an unsigned distance field's voxels within T/2 of the surface.

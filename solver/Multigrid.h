@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pressure solve's preconditioner: one multigrid V-cycle for -L z = r on the Domain's
 // levels, symmetric, so it preconditions CG. In adaptive scenes the fine level's air cells are
 // fixed at 0 (Dirichlet) in its sweeps, residual and prolongation. Level 0 (the fine grid) runs its sweeps and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The multigrid's coarse levels of a domain: level k holds the voxels c >> 1 of level k - 1,
 // down to the first of at most CoarsestVoxels. Each level keeps its cross taps and its children
 // in the level above, resolved once into tables (so its passes are element passes: a small

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The statements of adaptive scenes (see OpenDomain.h).
 #include "OpenDomain.h"
 

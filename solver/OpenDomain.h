@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scene statements of adaptive scenes (assets/scenes/README.md, docs/adaptive.md): the
 // balls (obstacles, emitters, initial smoke), `adapt every K margin M threshold T`, and
 // `domain open [X0 Y0 Z0 X1 Y1 Z1]` and `floor Y` with its first topology.

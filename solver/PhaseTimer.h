@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Times a step's phases on the executor (CUDA events on the solver's stream, a steady clock on
 // the CPU) into the step's FrameTimings record. The times are read once, after the step: no
 // wait per phase.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text from a file or a command line made safe to print in a one-line message: a scene line
 // or a grid name may hold binary junk, which must not reach the terminal raw.
 #pragma once

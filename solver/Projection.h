@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Smoke's projection: the centred velocity back to the faces (with -div u in the same pass),
 // the pressure solve -L p = -div u by CG (multigrid-preconditioned unless the scene asks for
 // Jacobi), then u -= grad p. And the check of the result, max |div u| / max |u|, which runs

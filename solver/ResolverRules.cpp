@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The resolver rules (see ResolverRules.h).
 #include "ResolverRules.h"
 

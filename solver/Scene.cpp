@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scene text format and built-in scenes (see Scene.h); the domain statements are
 // SceneDomain.cpp's and OpenDomain.cpp's.
 #include "Scene.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The domain statements of fixed-topology scenes (see SceneDomain.h): `domain shell`, `box`,
 // `sphere` and `nvdb`, less the removed balls, within the safe index range and the voxel cap.
 #include "SceneDomain.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The domain statements of fixed-topology scenes (assets/scenes/README.md): `domain shell R T`,
 // `domain box ...`, `domain sphere ...` and `domain nvdb FILE interior|band`, less the
 // obstacles. (`domain open` is OpenDomain.h's.)

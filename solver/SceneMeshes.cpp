@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mesh statements of a scene (see SceneMeshes.h).
 #include "SceneMeshes.h"
 

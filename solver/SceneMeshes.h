@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mesh statements of a scene (`remove mesh`, `emitter mesh`, `domain mesh`; Mesh.h reads
 // and voxelizes): each line's voxels, found once, and the region's mesh voxel sets.
 #pragma once

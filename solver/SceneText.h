@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scene text format's pieces shared by the files that read it (Scene.cpp, OpenDomain.cpp):
 // a statement (its line and words), the error that names file and line, and number reading:
 // every number of a scene is read, and range-checked, here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A simulation on one executor (HostExec or CudaExec): the Domain, the Fields and the steps
 // over them, composed once. Heat runs HeatStep; smoke runs SmokeSources, Advection and
 // Projection. The same kernel bodies run on the CPU and on the GPU. Included by SolverCpu.cpp

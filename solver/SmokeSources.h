@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Smoke's sources: the emitter raises density and temperature (and fuel), fuel burns where it is
 // hot enough (fire scenes: heat and smoke from it), the face velocity is averaged
 // to cell centres, buoyancy (up with temperature, down with density) accelerates the centred

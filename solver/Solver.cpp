@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The solver facade (see Solver.h): parameters, the choice of resolvers and their rules live
 // here; the engine (Simulation<Exec>) holds what lives in backend memory.
 #include "Solver.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The solver's CPU backend: the simulation over the host executor.
 #include "HostExec.h"
 #include "HostTopology.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The solver's CUDA backend: the simulation over the CUDA executor.
 #include "CudaExec.cuh"
 #include "CudaTopology.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the Solver facade drives: a simulation on one backend. Declared once here and
 // implemented once, by Simulation<Exec> for either executor; the facade keeps the parameters,
 // the choice of resolvers and the rules, and asks the engine only for what lives in backend

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs kernel bodies over a level's VBM through the resolvers a StencilChoice names: the one
 // place where the run-time choice (and the block width) becomes template arguments of the
 // executor's launches. Laplacian-type passes take the choice's `laplacian` resolver, advection

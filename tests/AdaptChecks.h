@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks shared by the CPU and GPU tests of adaptive scenes (test_adapt.cpp, test_adapt_gpu.cu).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A PNG read back as RGBA8, with the region statistics the picture tests check.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs one of our executables from a test and captures its exit code and output.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The topologies the VBM tests run on, CPU and GPU alike.
 #pragma once
 

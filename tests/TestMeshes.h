@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Meshes the mesh tests write: a unit cube and a unit sphere (an octahedron subdivided and
 // pushed onto the sphere) as OBJ text, closed, with outward triangles.
 #pragma once

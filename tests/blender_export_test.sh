@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # BlenderExport.RendersAnExportedSequence: vbm-fluid exports 10 frames of fire-small as .vdb
 # files; Blender (headless, Cycles on the CPU, no denoiser) imports them as one volume
 # sequence, as its File > Import > OpenVDB does, and renders the last frame

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Adaptive scenes on the CPU backend (docs/adaptive.md): the scene statements and their errors,
 // the active-set rule against a brute-force reference, the rebuild's remap (retained voxels keep
 // their bits), a blob carried by a uniform wind, and resolver and width identity with adaptation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Adaptive topology on the CUDA backend (docs/adaptive.md). The device builder (NanoVDB 13's
 // tools, CudaTopology.cuh) against the host one on the same grid and fields, voxel for voxel;
 // the device-built VBM and coarse grids against the host builds; then, through the public API,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-bench's command line: help, bad usage, unreadable grids, and no GPU (exit code 2); where
 // there is a GPU, short runs of the grid comparison (decode table and JSON included) and of
 // --solver.

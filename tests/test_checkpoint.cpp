@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checkpoints (solver/api/Checkpoint.h, vbm-fluid --checkpoint-every / --resume): a solver made
 // from one steps bitwise as the solver that wrote it (heat, fire in open air, half storage with
 // wide substeps; on the CPU, and on CUDA where a GPU is); a truncated, corrupt, foreign or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Domain (grid, VBM at both widths, the Laplacian's diagonal, the multigrid levels) and the
 // Fields' workspace table, on the CPU executor: a Domain rebuilt from a new grid is the Domain
 // made from that grid, and no two temporaries that a step uses at once share an array.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-fluid's headless run from the command line: help, bad input, an A/B run of every
 // resolver that must stay bitwise identical and write its timings, and the active voxels per
 // frame in its progress and timings files. Its timing outputs (the files, the summary table)

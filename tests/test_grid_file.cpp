@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading .nvdb files, and vbm-check on files it has never seen and on bad input.
 #include "GridFile.h"
 #include "GridGenerators.h"

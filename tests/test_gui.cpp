@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window, driven by a script under Xvfb on whatever Vulkan device is there (Mesa's lavapipe on
 // CI) with the validation layer on: it cycles through the resolvers, pauses, steps, takes a
 // screenshot, exports the fields and quits. Checked: exit code 0, no validation errors, the

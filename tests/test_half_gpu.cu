@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device's half conversions (one instruction each, kernels/HalfFloat.h) against the
 // integer forms the host runs, which tests/test_half_scalars.cpp checks against the compiler's
 // _Float16: every one of the 2^32 floats and the 2^16 halves, on the GPU. Then the 4.2M plume

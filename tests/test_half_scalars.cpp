@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Half storage of smoke's density and temperature (scene `scalar_storage half`): the integer
 // conversions against the compiler's _Float16; advection and MacCormack's correction on packed
 // pairs bitwise the float bodies on the pairs' values; and whole runs (MacCormack and

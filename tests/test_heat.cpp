@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Heat diffusion on the CPU backend: second-order convergence to the analytic 3D Gaussian heat
 // kernel, first order in time for the implicit scheme, conservation with insulated boundaries,
 // and the explicit stability bound.

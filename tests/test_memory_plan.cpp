@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The memory plan (MemoryPlan.h): its estimates against what the solver allocates, the tap
 // table's auto choice and the refusal against a stubbed offer, the byte counts, and the scene
 // build's hooks (the check before any voxel is built, the progress on the way).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Meshes in (solver/api/Mesh.h, the scene's mesh statements): voxelization against the analytic
 // cube and sphere, Debian's models in four formats, each bad mesh refused with one line, a plume
 // round a mesh obstacle (no voxel of it active, divergence-free), a mesh emitter only inside its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pressure multigrid's transfer operators on a sparse domain with walls and an obstacle:
 // restriction is exactly the transpose of the trilinear prolongation (so the V-cycle, and CG
 // preconditioned by it, stay symmetric), interpolation keeps constants, and a wall cuts links.

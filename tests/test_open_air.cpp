@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Smoke in open air on the CPU backend (docs/adaptive.md, docs/solver.md): the seed rule (smoke,
 // not speed), the margin rule, nothing above the threshold lost at the set's edge, the pressure
 // solve's iteration bound on a closed ball, an open plume and an open plume round an obstacle,

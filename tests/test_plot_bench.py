@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """scripts/plot-bench.py on the repository's own bench files (ctest: PlotBench.*).
 
   Charts  the newest and an older vbm-bench JSON, a solver report and a solver JSON, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA executor's sums against their documented order, emulated here in host doubles: an
 // element sum as blocks of ReduceChunk consecutive elements (each thread every ReduceThreads-th
 // in index order, then a tree), a stored stencil sum as groups of SumGroup value indices (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The offscreen render from a headless run, on whatever Vulkan device is there (Mesa's lavapipe
 // on CI), with the validation layer on: a screenshot that is not blank and shows the volume
 // where the scene puts it, a timings file with the render phase, and no validation errors.

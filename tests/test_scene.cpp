@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scenes: the built-ins, the files in assets/scenes, .nvdb domains and malformed input.
 #include "Scene.h"
 #include "vbm/BuildVoxelBlockManager.h"

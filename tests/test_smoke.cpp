@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Smoke on the CPU backend: the projection leaves a discretely divergence-free velocity,
 // advection translates a blob as the flow says (MacCormack at least twice as sharply, with no
 // new extrema), the plume stays finite for 1,000 steps, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every resolver and both block widths give bitwise the same fields after N steps (CPU here;
 // the Gpu variant runs on the CUDA backend and is skipped without a GPU), and switching the
 // resolver between steps changes nothing.

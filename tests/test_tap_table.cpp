@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The voxel tap table (scene `tap_table on`, solver/kernels/StoredTaps.h): the fine level's cross
 // taps stored once and read by every Laplacian-type pass. It must change nothing but the time:
 // the fields are bitwise those of the resolved passes, for every scene kind, every resolver

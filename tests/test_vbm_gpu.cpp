@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The VBM layer on the GPU (test names start with Gpu; skipped where there is no CUDA GPU):
 // build and decode equal NanoVDB 13.0.0's own, every resolver byte-exact against the
 // ReadAccessor, plain forms from half-empty blocks, consumers bitwise equal across resolvers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The VBM layer on the CPU: build, decode and all six resolvers, byte-exact against
 // NanoVDB's ReadAccessor and against computeBoxStencil, on every slot of every block, at
 // widths 64/128/256/512, over the test topologies, through both host forms of the block

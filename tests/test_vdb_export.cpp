@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // vbm-fluid --export-every: OpenVDB files that OpenVDB's own reader takes back, every voxel of
 // every field bit for bit the simulation's (held against the .nvdb export of the same frame),
 // the velocity centred from its faces, the time and frame in the metadata; NanoVDB sequences;

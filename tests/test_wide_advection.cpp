@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The wide advection bodies (max_cfl above 1, kernels/WideAdvectionBodies.h): their corner
 // lookup finds the index NanoVDB's accessor does, from the per-leaf table and by tree walks
 // alike; a whole-voxel displacement moves every value exactly; MacCormack's correction makes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cuda-stencil-consumer: the CUDA example of the installed vbm-fluid package (vbm::vbm). The
 // same hollow ball and Laplacian as stencil-consumer, on the GPU: the VBM metadata is built
 // on the device (vbm::buildVoxelBlockManagerDevice) and must equal the host build word for

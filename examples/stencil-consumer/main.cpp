@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stencil-consumer: the first example of the installed vbm-fluid package (vbm::vbm), on the
 // CPU. It builds a small NanoVDB OnIndex grid, the VBM metadata for blocks of 128 voxels,
 // and runs the host block skeleton with the cached 7-point cross stencil to take the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where an adaptive scene's voxels may be active, and how its active set follows the smoke
 // (the `domain open` and `adapt` statements, assets/scenes/README.md). The rule itself is in
 // docs/adaptive.md; the host builder of it is activeSetOnHost() (ActiveSet.h), the device one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checkpoints: a solver's whole state in one file (Solver::state), with how the run was started
 // and how far it got, so that a run resumed from it steps bitwise as the uninterrupted one
 // would. The format is ours (docs/export.md, "Checkpoints"): a header naming the format

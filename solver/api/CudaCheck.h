@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Turning CUDA runtime failures into one clear exception.
 #pragma once
 

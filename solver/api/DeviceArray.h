@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A typed device allocation that frees itself, with checked copies to and from the host.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the machine offers the backends: whether the CUDA backend can run, and one line naming
 // the device a backend runs on. Works in builds without CUDA (the CUDA backend is then
 // unavailable, and says so).

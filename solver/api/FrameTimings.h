@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One timing record per frame, and the one aggregation of it. The solver fills a record with
 // its step's phases; the app adds the render and the whole frame; every consumer (the headless
 // table and its CSV/JSON, the window's plot and table, vbm-bench --solver) reads the records,

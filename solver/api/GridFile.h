@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading .nvdb files into OnIndex grids a VBM can carry.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Built-in OnIndex grids: the benchmark sphere shell and the test topologies. Every grid
 // is leaf-only (no indexed tiles, no stats), so it satisfies vbm::checkVbmGrid().
 #pragma once

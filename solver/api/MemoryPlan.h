@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How much memory a scene will take, how much the machine offers, and what follows from the
 // two: whether a domain may be built at all (checked before any voxel is), and whether the
 // tap table is on when the scene leaves it to the program (`tap_table auto`, the default).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Meshes in: triangle meshes read with assimp (OBJ, PLY, STL, glTF/GLB, FBX and the other
 // formats it reads) and the voxels they cover, found with OpenVDB's mesh-to-level-set. The
 // `remove mesh`, `emitter mesh` and `domain mesh` statements (assets/scenes/README.md) use them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which resolver may serve which kind of step on which backend: the one rule every caller
 // (the solver, the command lines, the window, the checks) asks, so a refusal reads the same
 // everywhere.

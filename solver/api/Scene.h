@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scenes: a domain (an OnIndex grid), initial fields and parameters, read from the small text
 // format of assets/scenes/README.md. The built-in scenes are those files, compiled in.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The solver's public facade: a scene simulated on the CPU or the CUDA backend, with the
 // stencil resolvers chosen per kind of step and switchable between steps; whichever are
 // chosen, the fields stay bitwise the same.

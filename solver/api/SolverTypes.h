@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The solver's public vocabulary: backends, resolver choices, parameters, timings, memory.
 #pragma once
 

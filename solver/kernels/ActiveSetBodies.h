@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel bodies of a topology rebuild (adaptive scenes, docs/adaptive.md), shared by both
 // backends: which voxels seed the new active set, whether a coordinate may be active (the
 // region), which active voxels are air cells (a face neighbour is inactive open space), the

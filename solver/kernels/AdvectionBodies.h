@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel bodies of smoke's advection: semi-Lagrangian, trilinear from the 27 box taps, and
 // MacCormack's limited correction of it, from the same taps; both need a box resolver
 // (ResolverRules.h, StepKind::Advection).

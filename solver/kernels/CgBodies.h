@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel bodies of the preconditioned CG (ConjugateGradient.h), with its scalars kept where the
 // vectors are (device memory on CUDA):
 // the dot products land in a CgState through small `finish` functors run by one thread after

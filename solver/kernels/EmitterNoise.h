@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seeded noise on the emitter's values (scene `emit_noise A` and `seed N`, `--seed N`), so a
 // plume breaks its symmetry and curls instead of rising as a perfect stack of rings. A value
 // noise: pseudo-random lattice values every 4 voxels in space and every 8 steps in time, blended

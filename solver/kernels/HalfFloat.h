@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IEEE binary16 (half) storage of floats: round to nearest, ties to even, the same bits on the
 // host and the device. The device uses the hardware conversions (one instruction each); the host
 // computes them in integers. tests/test_half_scalars.cpp checks the integer forms against the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel bodies of the heat step: the explicit update, and the implicit step's right-hand side
 // and the element passes around its solve (fixed voxels out of the unknowns and back).
 #pragma once

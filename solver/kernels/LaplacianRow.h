@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The graph Laplacian's row arithmetic, which every body applying it shares (heat, the CG
 // products, the multigrid sweeps), so they all sum in one fixed order: cross taps centre, -x,
 // +x, -y, +y, -z, +z. And the Laplacian's diagonal (a voxel's active neighbours), which the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel bodies of the multigrid preconditioner (Multigrid.h): the fine level's damped Jacobi
 // sweeps and residual through the resolver, the coarse levels' from their neighbour tables,
 // the coarsest level's whole solve in one launch, and the tables built once per Domain (cross

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel bodies of smoke's projection: centre-to-face velocity with -div u in the same pass,
 // the divergence alone (the check after the step), and the pressure gradient's subtraction.
 // Faces as in SourceBodies.h (MAC, walls hold 0).

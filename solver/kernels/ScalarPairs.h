@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Smoke's density and temperature as the kernels read and write them: two float arrays (the
 // default), or, with half storage (scene `scalar_storage half`, `--scalars half`), one array of
 // 32-bit elements each holding the voxel's pair of halves, density in the low 16 bits. One

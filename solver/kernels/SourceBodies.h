@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel bodies of smoke's sources step: the emitter, combustion (fire scenes), buoyancy, the
 // face-to-centre velocity (fused with them when nothing runs between them), and vorticity
 // confinement.

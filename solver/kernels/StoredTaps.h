@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The voxel tap table (scene `tap_table on`): the fine level's cross taps, resolved once per
 // domain through the chosen resolver (StoreCrossNeighbours, 6 value indices per voxel) and then
 // read by every Laplacian-type pass on that level instead of resolving them again. A body gets

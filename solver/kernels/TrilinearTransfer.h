@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The multigrid's transfer between levels: trilinear prolongation and its exact transpose,
 // restriction, with links cut where the box between two coarse voxels is not all active.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Smoke's advection with a departure point up to WideReach voxels away (scene `max_cfl` above
 // 1): the trilinear corners of the point then lie within 8 voxels of the voxel's leaf, so in one
 // of the 27 leaves of its box row. Each corner is one lookup there (the leaf, its mask word and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Popcount and in-word select, one implementation for host and device.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The block skeleton every loop over a VBM runs: for one block, decode each slot, stage the
 // resolver's neighbour-leaf table (all of the block, cached forms only, unless the view holds
 // the grid's per-leaf table), a barrier, then resolve each slot's taps. It lives here once, in a device form (one CUDA

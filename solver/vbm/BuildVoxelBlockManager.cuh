@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA build of the VBM metadata: one thread per leaf, the same per-leaf step as the
 // host build (BuildVoxelBlockManager.h).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Building the VBM metadata (firstLeafID + jumpMap). The per-leaf step is shared by the
 // host build below and the CUDA kernel in BuildVoxelBlockManager.cuh, so both produce
 // the same words as NanoVDB 13.0.0's buildVoxelBlockManager.

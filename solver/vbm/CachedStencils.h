@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cached resolvers: the thread block stages, for each leaf it spans, the indices of
 // the neighbour leaves a tap can reach; each tap is then a lookup in one leaf, by the
 // arithmetic the tree-walk resolvers share (LeafTaps.h), with the table in place of walks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU form of the block skeleton (BlockSkeleton.h): the same body(slot, taps) calls, in the
 // same slot order, with bitwise the same taps, shaped for a CPU core instead of a thread block.
 //  - A thread takes a run of consecutive blocks and walks the leaves holding their value

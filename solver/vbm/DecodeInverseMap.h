@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The select-based inverse-map decode: which (leaf, voxel) holds a block's slot.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a per-block body over all VBM blocks on the CPU, on all cores: the host
 // counterpart of launching one CUDA thread block per VBM block.
 #pragma once

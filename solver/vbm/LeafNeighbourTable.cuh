@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA build of a per-leaf neighbour table: one thread per entry, the same entry function
 // as the host build (LeafNeighbourTable.h).
 #pragma once

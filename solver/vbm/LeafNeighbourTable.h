@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-leaf neighbour tables, built once per topology: entry `dir` of leaf l is the index of the
 // leaf a cached resolver's stage would find by a root-down probe for l and direction dir (box:
 // 27 directions (di+1)*9 + (dj+1)*3 + (dk+1), 13 = l itself; cross: self, -x, +x, -y, +y, -z, +z).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU form of the cached resolvers' table: for one leaf, the value indices of its 8^3
 // voxels and of the one-voxel halo around it (from the neighbour leaves), dense, 0 where a
 // voxel is inactive or its leaf absent. Each tap is then one load at a fixed offset from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The in-leaf tap arithmetic both resolver families share: a tap is an index in one leaf
 // (its mask word, a popcount and the leaf's prefix sum), and only the neighbour leaves differ:
 // the tree-walk resolvers find them by root-down walks, the cached ones read a staged table.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NanoVDB 13.0.0's shipped VBM path (its shared-memory sweep decodeInverseMaps, then its
 // root-down computeBoxStencil), wrapped as the reference resolver `NanoVDB13`. CUDA only.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stencil resolvers as a run-time choice, and the one place that turns the run-time
 // choice (and the block width) into compile-time template arguments.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage and resolve steps of each of our six resolvers behind one interface, so a kernel
 // body (CUDA or host) is written once as a template on the resolver:
 //   stageResolverTable<L, R>(...)  then a barrier,  then forEachResolvedTap<L, R>(..., f)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reference stencil consumers over C interleaved float sidecar channels
 // (channel ch of value index i at sidecar[i*C + ch]; index 0 is the background):
 // a 27-tap box sum and a 7-point Laplacian. Used by the tests, vbm-check and vbm-bench to

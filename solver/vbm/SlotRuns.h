@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs of consecutive slots: a thread that takes K consecutive slots of a block decodes only
 // the first one (the select decode, DecodeInverseMap.h) and steps to each next one along the
 // leaf's mask bits, as the value indices run: the next set bit of the same leaf, or the first

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a block body gets, beside its slot, to resolve the slot's taps (BlockSkeleton.h,
 // CpuBlockSkeleton.h): taps(f) streams f(tap, value index) for every tap of the resolver, in tap
 // order; taps.octant(sx, sy, sz, f), for box resolvers, only the 8 taps of the octant towards

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plain resolvers: each neighbour leaf a tap reaches is found by a root-down tree walk;
 // the taps inside the voxel's own leaf read its mask directly (LeafTaps.h, the arithmetic
 // the cached resolvers share). Thread-local: no shared memory, no barrier, safe from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A VBM as kernels see it: the grid and the metadata of one block width, in host or device
 // memory (whoever built the view decides), the extent of the value indices it covers, and
 // optionally the grid's per-leaf neighbour tables.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The VoxelBlockManager (VBM) layer: constants, the per-width block layout, and the
 // umbrella include for build, decode and the six stencil resolvers.
 //

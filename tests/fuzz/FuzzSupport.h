@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the libFuzzer targets: a private scratch folder, and the rule for what is a finding.
 // The targets catch the errors that are the correct answer to bad input (SceneError,
 // InputError); anything else escaping, a crash, a sanitizer report or a hang is a finding.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the bytes are a .nvdb file for vbm::loadGridFile. Each grid it returns
 // must satisfy checkVbmGrid (its contract), and then goes through what vbm-check does on the
 // CPU: build the VBM (width 128), decode every block and check the decode against the tree,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the mesh loading path (solver/api/Mesh.h). A first byte '0'..'7' picks the
 // format (Formats below) and the rest is the file's bytes for vbm::readMeshFromMemory; with any
 // other first byte the whole input is the file and assimp guesses its format from the bytes (as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the bytes are scene text for vbm::parseScene (assets/scenes/README.md).
 // SceneError and InputError are the correct answer to bad text; any other exception, a
 // crash, a sanitizer report or a timeout is a finding (docs/testing.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes the small .nvdb seeds of corpus/fuzz_grid_file/ into the folder given as argument:
 // every kind of grid loadGridFile reads (float, double, OnIndex as stored, OnIndex with tiles
 // and stats to re-index, active tiles to expand), one it skips (Fp8) and a two-grid file.
