@@ -19,11 +19,13 @@
 #   VBM_FUZZ_ARGS     extra libFuzzer flags, e.g. "-fork=2 -ignore_crashes=1" to collect many crashes
 #   VBM_FUZZ_MESH_MODELS=1  fuzz_mesh also reads the small models of assimp-testmodels
 #                     (/usr/share/assimp/models, read only) as seeds: for exploring; CI leaves it unset
-#   VBM_FUZZ_BUILD    the build folder (default build-fuzz/ in the checkout)
+#   VBM_FUZZ_BUILD    the build folder (default build-fuzz/ in the checkout; one configured
+#                     with VBM_FUZZ=ON, as scripts/sanitize.sh's clang build, is reused as is)
 #   VBM_JOBS          build jobs (default nproc)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$root/scripts/sanitizer-env.sh"
+source "$root/scripts/progress.sh"
 say() { echo "[fuzz] $*" >&2; }
 die() { echo "[fuzz] error: $*" >&2; exit 1; }
 
@@ -43,13 +45,17 @@ jobs=${VBM_JOBS:-$(nproc 2>/dev/null || echo 2)}
 command -v clang++ >/dev/null || die "no clang++ (scripts/setup.sh installs clang)"
 mkdir -p "$build"
 
-say "configuring build-fuzz/ (clang++, libFuzzer, -fsanitize=address,undefined, VBM_CUDA=OFF)"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DVBM_CUDA=OFF -DVBM_FUZZ=ON -DBUILD_TESTING=OFF >"$log" 2>&1 \
-  || { cat "$log" >&2; die "cmake configure failed (log above, also in build-fuzz/build.log)"; }
+if grep -q "^VBM_FUZZ:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
+  say "reusing the sanitized build in $build (configured with VBM_FUZZ=ON)"
+else
+  say "configuring $build (clang++, libFuzzer, -fsanitize=address,undefined, VBM_CUDA=OFF)"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DVBM_CUDA=OFF -DVBM_FUZZ=ON -DBUILD_TESTING=OFF >"$log" 2>&1 \
+    || { cat "$log" >&2; die "cmake configure failed (log above, also in $log)"; }
+fi
 say "compiling ${targets[*]} ($jobs jobs)"
-cmake --build "$build" -j "$jobs" --target "${targets[@]}" >>"$log" 2>&1 \
-  || { tail -n 60 "$log" >&2; die "build failed (full log: build-fuzz/build.log)"; }
+cmake --build "$build" -j "$jobs" --target "${targets[@]}" 2>&1 | vbm_progress fuzz "$log" \
+  || { tail -n 60 "$log" >&2; die "build failed (full log: $log)"; }
 
 vbm_sanitizer_env "$root"
 
