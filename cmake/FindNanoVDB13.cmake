@@ -66,5 +66,5 @@ target_include_directories(nanovdb_headers SYSTEM INTERFACE "${NANOVDB_INCLUDE_D
 # NanoVDB's own switch (its CMake option NANOVDB_USE_INTRINSICS, off by default): hardware
 # popcount and bit scans in its leaf getValue and masks. Without it every OnIndex lookup runs a
 # 64-bit software popcount; on the H200 the 4.2M plume step took 8.82 ms without, 8.27 with
-# (docs/results/h200-session4, run 1). It applies to everything, NanoVDB's reference path too.
+# (measured at commit aaa98e2, docs/history.md). It applies to everything, NanoVDB's reference path too.
 target_compile_definitions(nanovdb_headers INTERFACE NANOVDB_USE_INTRINSICS)

@@ -166,7 +166,7 @@ public:
         // a thread per element, blocks in index order: the elements in flight at once are then
         // neighbours in index order, so a gather's neighbours and children are still in L2 (a
         // grid capped at 132 x 16 blocks striding over 1B voxels moved 1.6x the DRAM bytes in the
-        // stored residual and 14x in the restriction: H200 run 32)
+        // stored residual and 14x in the restriction, measured on the H200)
         const unsigned grid = unsigned(std::max<uint64_t>(1, (n + ElementThreads - 1) / ElementThreads));
         if constexpr (MinBlocksBody<Body>)
             launch(solverElementKernelMinBlocks<Body>, grid, ElementThreads, 0, "solver element kernel", n, body,

@@ -148,7 +148,7 @@ concept LoadStoreBody = requires(const Body& b, uint64_t i)
 /// An element reduction's block sums ReduceChunk consecutive elements, each thread every
 /// ReduceThreads-th of them in index order: the blocks in flight then stream through the arrays
 /// in index order, as the element kernels do (a fixed grid of 1024 blocks striding over the 1B
-/// plume read 26 bytes per voxel in UpdateSolution where 17 are needed: H200 run 34).
+/// plume read 26 bytes per voxel in UpdateSolution where 17 are needed, on the H200).
 inline constexpr int ReduceElementsPerThread = 16;
 inline constexpr uint64_t ReduceChunk = uint64_t(ReduceThreads) * ReduceElementsPerThread;
 
@@ -191,7 +191,7 @@ __global__ void __launch_bounds__(ReduceThreads)
 /// finish, on the device: no host round trip.
 inline constexpr int FinishThreads = 1024;
 /// Partials a chain loads before it adds them (in chain order): one block's chains over the 1B
-/// plume's 7.7M partials waited on one load at a time (0.88 ms per sum: H200 run 34).
+/// plume's 7.7M partials waited on one load at a time (0.88 ms per sum on the H200).
 inline constexpr int FinishReadAhead = 8;
 __device__ inline double finishChain(const double* partial, uint64_t count, uint64_t t)
 {

@@ -28,7 +28,7 @@ struct Line {
 inline constexpr double SafeCoordinate = double(MaxOpenCoord); // 2^30
 static_assert(MaxOpenCoord == SafeIndexRange, "a scene's range is the one checkVbmGrid allows");
 /// The voxel cap of every fixed domain kind: the VBM's 32-bit value indices (checkVbmGrid's
-/// MaxValueCount, 2^32 - 1024). Session 17 raised it from 2^31: nothing on a fixed domain's path
+/// MaxValueCount, 2^32 - 1024), no longer 2^31: nothing on a fixed domain's path
 /// adds indices in signed 32 bits (the multigrid tables hold them unsigned, the kernels in 64).
 /// Open domains keep their own 2^31 cap (ActiveSet.h).
 inline constexpr double MaxDomainVoxels = double(MaxValueCount);

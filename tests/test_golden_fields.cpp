@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The fields after N steps hash to values recorded before the memory layout changed (issue 15,
-// target 5: temporaries that share arrays, the 1-byte diagonal, the emitter as bits, the
+// The fields after N steps hash to values recorded before the memory layout changed
+// (temporaries that share arrays, the 1-byte diagonal, the emitter as bits, the
 // multigrid's compact tables): a layout that let two live arrays share storage, or a compact
 // form that decoded differently, changes a hash. Every path that allocates differently is
 // reached: MacCormack and semi-Lagrangian advection, vorticity confinement, fire (fuel's

@@ -21,7 +21,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "plot-bench.py")
-BENCH_NEW = os.path.join(ROOT, "docs", "results", "h200-session4", "run7", "bench-h200.json")  # aaa98e2
+BENCH_NEW = os.path.join(ROOT, "docs", "bench", "bench-h200-aaa98e2.json")  # vbm-bench at aaa98e2, H200
 BENCH_OLD = os.path.join(ROOT, "docs", "bench", "bench-h200.json")  # cbe16b3
 SOLVER_REPORT = os.path.join(ROOT, "docs", "bench", "solver-smoke-plume-4m-h200.md")
 SOLVER_JSON = os.path.join(ROOT, "docs", "bench", "solver-smoke-plume-4m-h200.json")

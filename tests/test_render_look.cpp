@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// How the lit renderer looks, by image region (issue 14), on whatever Vulkan device is there
+// How the lit renderer looks, by image region, on whatever Vulkan device is there
 // (lavapipe on CI) with the validation layer on: a ball of smoke is brighter on the side the sun
 // lights than on the side it shadows, and the ground under it is darker than beside it; an
 // obstacle is drawn as a lit surface, a mesh obstacle (solid voxels) too, where its voxels are,

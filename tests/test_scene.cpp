@@ -31,14 +31,14 @@ TEST(Scene, BuiltinsAreTheAssetFiles)
     const Scene plume = loadScene("smoke-plume");
     EXPECT_EQ(plume.kind, SimulationKind::Smoke);
     EXPECT_FALSE(plume.emitter.empty());
-    // issue 14: the fire scene burns (fuel in its emitter) and is sized for a CPU
+    // the fire scene burns (fuel in its emitter) and is sized for a CPU
     const Scene fire = loadScene("fire");
     EXPECT_TRUE(isFire(fire.params));
     EXPECT_EQ(fire.kind, SimulationKind::Smoke);
     EXPECT_LT(fire.grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount(), 100000u);
 }
 
-// Issue 14: smoke advects with MacCormack unless the scene says semi-lagrangian.
+// Smoke advects with MacCormack unless the scene says semi-lagrangian.
 TEST(Scene, AdvectionIsMacCormackUnlessTheSceneSaysSemiLagrangian)
 {
     const std::string smoke = "kind smoke\ndomain box 0 0 0 4 4 4\nemitter sphere 2 2 2 1\n";

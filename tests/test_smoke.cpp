@@ -110,7 +110,7 @@ TEST(Smoke, AdvectionTranslatesABlobWithTheFlow)
     EXPECT_LT(sl.shapeError, 0.3);           // shape: trilinear semi-Lagrangian smears it
 }
 
-// Issue 14: MacCormack at least halves semi-Lagrangian's shape error over the same substeps.
+// MacCormack at least halves semi-Lagrangian's shape error over the same substeps.
 TEST(Smoke, MacCormackAtLeastHalvesTheBlobsShapeError)
 {
     const BlobRun sl = translateBlob(false), mc = translateBlob(true);
@@ -204,7 +204,7 @@ TEST(Smoke, PlumeStaysFiniteFor1000Steps)
     RecordProperty("maxSubsteps", maxSubsteps);
 }
 
-// Issue 14, fire: one combustion pass over a hot and a cold half: fuel falls and temperature
+// Fire: one combustion pass over a hot and a cold half: fuel falls and temperature
 // and density rise only where it is hot, and the fuel burnt is what the heat and smoke say.
 TEST(Smoke, FireBurnsFuelIntoHeatAndSmokeAndTheMassBalances)
 {

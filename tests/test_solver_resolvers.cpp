@@ -92,13 +92,13 @@ TEST(SolverResolvers, SmokeIsBitwiseIdenticalForEveryResolverAndWidth)
 {
     expectSameHashForEveryChoice(smallSmoke(), Backend::Cpu, 4);
 }
-// Issue 14: with MacCormack (the smoke default) and fire on, the fuel field in the hash.
+// With MacCormack (the smoke default) and fire on, the fuel field in the hash.
 TEST(SolverResolvers, FireIsBitwiseIdenticalForEveryResolverAndWidth)
 {
     expectSameHashForEveryChoice(smallFire(), Backend::Cpu, 6);
 }
 
-// Issue 37: mesh obstacles (a sphere mesh in a fixed domain; a cube mesh in open air, its set
+// Mesh obstacles (a sphere mesh in a fixed domain; a cube mesh in open air, its set
 // rebuilt every other step) and a mesh emitter.
 static void expectMeshScenesBitwiseIdentical(Backend backend)
 {

@@ -10,7 +10,7 @@
 // an element body gets a value index. One __hostdev__ body serves both backends, and the result
 // is bitwise the same whichever resolver produced the taps. A body makes all its loads before its
 // first store: two float arrays may alias for all the compiler knows, so a store before a load
-// holds that load (and what waits on it) back until the store is done (H200 runs 22-23).
+// holds that load (and what waits on it) back until the store is done (measured on the H200).
 #pragma once
 
 #include "vbm/TreeWalkStencils.h"

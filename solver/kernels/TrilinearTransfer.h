@@ -192,7 +192,7 @@ struct TrilinearProlongOntoFirstSweep {
 /// coarse level.
 struct TrilinearRestrict {
     // CUDA: at most 40 registers, 6 blocks per SM where 48 allowed 5: the level-1 launch, which
-    // waits on its gathers, 57.3 -> 52.8 us for 28 bytes spilled (H200 run 20; the prolongation
+    // waits on its gathers, 57.3 -> 52.8 us for 28 bytes spilled (on the H200; the prolongation
     // under the same bounds spilled 44 bytes and gained nothing)
     static constexpr int MinBlocksPerSm = 6;
     const uint32_t* neighbours; ///< the coarse level's StoreCrossNeighbours table
