@@ -86,12 +86,12 @@ std::unique_ptr<FrameCopies> FrameCopies::make(const Solver& solver, int slots, 
     return std::unique_ptr<FrameCopies>(new FrameCopies(std::move(s)));
 }
 
-bool FrameCopies::fits(const Solver& solver, size_t fields) const
+bool FrameCopies::fits(size_t fields, size_t count) const
 {
-    return fields <= mSlots->fields && valueCount(solver) <= mSlots->count;
+    return fields <= mSlots->fields && count <= mSlots->count;
 }
 
-int FrameCopies::start(const Solver& solver, const std::vector<std::string>& names)
+int FrameCopies::start(const Solver& solver, const std::vector<std::string>& names, size_t count)
 {
     Slots& s = *mSlots;
     int free = -1;
@@ -104,7 +104,7 @@ int FrameCopies::start(const Solver& solver, const std::vector<std::string>& nam
     }
     Slots::Slot& slot = s.slots[size_t(free)];
     const auto stream = static_cast<cudaStream_t>(solver.cudaStream());
-    const size_t count = valueCount(solver), bytes = count * sizeof(float);
+    const size_t bytes = count * sizeof(float);
     if (names.size() > s.fields || count > s.count) throw std::logic_error("export: a frame larger than its copy slot");
     slot.used = names.size(), slot.count = count;
     // The snapshot on the solver's stream: the next step's writes to the fields come after it.
@@ -150,8 +150,8 @@ std::unique_ptr<FrameCopies> FrameCopies::make(const Solver&, int, size_t, std::
     whyNot = "this build has no CUDA";
     return nullptr;
 }
-bool FrameCopies::fits(const Solver&, size_t) const { return false; }
-int FrameCopies::start(const Solver&, const std::vector<std::string>&) { throw std::logic_error("no CUDA"); }
+bool FrameCopies::fits(size_t, size_t) const { return false; }
+int FrameCopies::start(const Solver&, const std::vector<std::string>&, size_t) { throw std::logic_error("no CUDA"); }
 std::vector<std::vector<float>> FrameCopies::take(int) { throw std::logic_error("no CUDA"); }
 
 #endif

@@ -27,11 +27,13 @@ public:
     FrameCopies(const FrameCopies&) = delete;
     FrameCopies& operator=(const FrameCopies&) = delete;
 
-    /// Whether `solver`'s fields now fit the slots (an adaptive scene may outgrow them).
-    bool fits(const Solver& solver, size_t fields) const;
-    /// Queues the copies of `names` of `solver` after its last step into a free slot and returns
-    /// the slot. The caller holds at most `slots` frames at once; throws when none is free.
-    int start(const Solver& solver, const std::vector<std::string>& names);
+    /// Whether `fields` fields of `count` floats each (the grid's value count now) fit the slots
+    /// (an adaptive scene may outgrow them).
+    bool fits(size_t fields, size_t count) const;
+    /// Queues the copies of `names` of `solver` after its last step (`count` floats each, as
+    /// fits() was asked) into a free slot and returns the slot. The caller holds at most `slots`
+    /// frames at once; throws when none is free.
+    int start(const Solver& solver, const std::vector<std::string>& names, size_t count);
     /// Waits for slot `slot`'s copies, returns its fields (in the order start() was given them,
     /// each as long as the value count then) and frees the slot. Called by a writer thread.
     std::vector<std::vector<float>> take(int slot);

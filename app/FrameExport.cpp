@@ -92,40 +92,58 @@ void placeField(VdbFrame& f, const std::string& name, std::vector<float> values,
     }
 }
 
-VdbFrame currentFrame(const Session& session, bool vdb, int frame)
+namespace {
+
+/// A frame's facts, with no field yet: `grid` (the solver's now), voxel size, time and number.
+VdbFrame frameFacts(const Session& session, HostGridHandle grid, int frame)
 {
     const Solver& solver = session.solver();
     VdbFrame f;
-    f.domain = solver.grid();
-    const bool heat = solver.kind() == SimulationKind::Heat;
-    for (const std::string& name : solver.fieldNames())
-        placeField(f, name, solver.field(name), vdb, heat);
+    f.domain = std::move(grid);
     f.voxelSize = solver.params().voxelSize;
     f.time = double(session.steps()) * solver.params().dt;
     f.frame = frame;
     return f;
 }
 
-/// The frame to queue: on CUDA, once the slots exist and the fields fit them, the grid and the
-/// frame's facts now and the fields on their way (FrameCopies); else currentFrame's copies.
+/// Floats per field of `grid`: its value count (index 0, the background, included).
+size_t valueCount(const HostGridHandle& grid)
+{
+    const auto* index = grid.grid<nanovdb::ValueOnIndex>();
+    return index ? size_t(index->valueCount()) : 0;
+}
+
+} // namespace
+
+VdbFrame currentFrame(const Session& session, bool vdb, int frame)
+{
+    const Solver& solver = session.solver();
+    VdbFrame f = frameFacts(session, solver.grid(), frame);
+    const bool heat = solver.kind() == SimulationKind::Heat;
+    for (const std::string& name : solver.fieldNames())
+        placeField(f, name, solver.field(name), vdb, heat);
+    return f;
+}
+
+/// The frame to queue, its grid copied once: on CUDA, once the slots exist and the fields fit
+/// them, the frame's facts now and the fields on their way (FrameCopies); else their copies now.
 FrameExport::Job FrameExport::queuedFrame(const Session& session, int frame)
 {
     const Solver& solver = session.solver();
     Job job{framePath(mPattern, frame), VdbFrame{}, 0};
     job.names = solver.fieldNames();
-    if (!mCopies || !mCopies->fits(solver, job.names.size())) {
-        job.frame = currentFrame(session, mVdb, frame);
+    job.heat = solver.kind() == SimulationKind::Heat;
+    HostGridHandle grid = solver.grid();
+    job.count = valueCount(grid);
+    job.frame = frameFacts(session, std::move(grid), frame);
+    if (!mCopies || !mCopies->fits(job.names.size(), job.count)) {
+        for (const std::string& name : job.names)
+            placeField(job.frame, name, solver.field(name), mVdb, job.heat);
         job.bytes = heldBytes(job.frame);
         return job;
     }
-    job.frame.domain = solver.grid();
-    job.frame.voxelSize = solver.params().voxelSize;
-    job.frame.time = double(session.steps()) * solver.params().dt;
-    job.frame.frame = frame;
-    job.heat = solver.kind() == SimulationKind::Heat;
     job.copies = true;
-    const auto* index = job.frame.domain.grid<nanovdb::ValueOnIndex>();
-    job.bytes = job.frame.domain.bufferSize() + job.names.size() * size_t(index->valueCount()) * sizeof(float);
+    job.bytes = job.frame.domain.bufferSize() + job.names.size() * job.count * sizeof(float);
     return job;
 }
 
@@ -171,7 +189,7 @@ void FrameExport::afterFrame(const Session& session, int frame)
     }
     // Now that it has room, a frame without its fields starts their copies (into a free slot:
     // the slots are one per frame the queue may hold).
-    if (job.copies) job.slot = mCopies->start(session.solver(), job.names);
+    if (job.copies) job.slot = mCopies->start(session.solver(), job.names, job.count);
     mHeldBytes += job.bytes;
     mQueue.push_back(std::move(job));
     mChanged.notify_all();

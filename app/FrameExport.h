@@ -70,6 +70,7 @@ private:
         bool copies = false; ///< its fields come through FrameCopies
         int slot = -1;    ///< then its slot, whose fields the writer places
         std::vector<std::string> names; ///< the fields in the slot, in order
+        size_t count = 0;               ///< floats per field: the grid's value count
         bool heat = false;
     };
     Job queuedFrame(const Session& session, int frame);

@@ -3,6 +3,7 @@
 // in, points at one position merged, then checked: finite points, triangles with an area, a
 // size this machine can voxelize.
 #include "Mesh.h"
+#include "MemoryPlan.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
@@ -33,16 +34,12 @@ struct AssimpCheckFailed : std::runtime_error {
 /// per-triangle work (measured peak over 1M triangles, with headroom).
 constexpr double BytesPerTriangle = 256;
 
-/// MemAvailable from /proc/meminfo, in bytes; a large number where it cannot be read.
+/// The host memory available now (MemoryPlan's offer, which VBM_HOST_MEMORY caps), in bytes;
+/// a large number where it cannot be read.
 double availableMemory()
 {
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    double kib = 0;
-    std::string unit;
-    while (in >> key >> kib >> unit)
-        if (key == "MemAvailable:") return kib * 1024;
-    return 1e18;
+    const uint64_t host = memoryOffer(Backend::Cpu).host;
+    return host ? double(host) : 1e18;
 }
 
 std::string gib(double bytes)
