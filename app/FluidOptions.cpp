@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace vbm::app {
 
@@ -28,17 +30,19 @@ R reset, 1-7 resolver, F12 screenshot, Esc quit. Where no display can be opened 
 and runs headless. --headless steps a scene without a window, renders offscreen with Vulkan
 (a GPU, or Mesa's lavapipe on the CPU) and reports timings.
 
-options:
-  --headless              run without a window, for profiling (see --frames, --timings)
+options (on/off settings take on or off, and the bare flag means on: --fields-hash is
+--fields-hash on; a flag given twice keeps the last value):
+  --headless              run without a window, for profiling (see --steps, --json)
   --script FILE           window: run timed commands from FILE (docs/gui.md), e.g. to cycle
                           through resolvers, take screenshots, export fields and quit
-  --frames N              headless: simulation steps to run (default 100)
+  --steps N               headless: simulation steps to run, one per frame (default 100);
+                          --frames N is the same
   --scene NAME|FILE       a built-in scene (heat-shell, heat-block, smoke-plume,
                           smoke-plume-4m, smoke-open, smoke-open-4m, smoke-mesh, fire,
                           fire-small) or a .scene file (assets/scenes/README.md);
                           default: smoke-open-4m on CUDA, fire-small on the CPU (both in
                           open air)
-  --backend cuda|cpu      where to run (default: cuda when a GPU is usable, else cpu)
+  --backend cpu|cuda      where to run (default: cuda when a GPU is usable, else cpu)
   --resolver NAME|all     resolver for the Laplacian-type steps (and for advection when it
                           is a box resolver): NanoVDB13 (CUDA only), computeBoxStencil,
                           forEachBoxStencil, computeBoxStencilCached,
@@ -80,7 +84,7 @@ options:
                           (docs/export.md)
   --export-writers N      files --export-every writes at once, each on its own thread
                           (default: on CUDA a quarter of the cores, at most 4; on the CPU 1)
-  --fields-hash           headless: after the last frame, print a 64-bit hash of every
+  --fields-hash [on|off]  headless: after the last frame, print a 64-bit hash of every
                           field's bits (FNV-1a, in value-index order): two runs print the
                           same hash when their fields are bitwise the same; no grid is
                           built or written, where --export took over 200 s at a billion voxels
@@ -88,7 +92,7 @@ options:
                           DIR/checkpoint-NNNNNNNN.vbmck (NNNNNNNN: the frames done; DIR is
                           made if missing), atomically, keeping the last two; SIGTERM or
                           SIGINT (Ctrl-C) then writes a final one before the run exits
-  --resume FILE           headless: go on from a checkpoint for --frames more frames, bitwise
+  --resume FILE           headless: go on from a checkpoint for --steps more frames, bitwise
                           as the run that wrote it would have (its scene and settings come
                           from the file: no --scene, --scalars, --max-cfl or --seed);
                           resolvers, backend and --tap-table may differ (the same bits)
@@ -110,7 +114,8 @@ options:
                           (default: the middle of the grid), for example --slice z:64
   --overlay blocks        colour every active voxel by its VBM block instead of the field,
                           to see the blocks and the leaves they span
-  --timings FILE          per-frame, per-phase timings as .csv or .json
+  --json FILE.json        per-frame, per-phase timings as JSON
+  --timings FILE          the same timings as .csv or .json (one file: --json or --timings)
   --seed N                the seed of the emitter's noise (scene 'emit_noise'): another seed,
                           another plume; the same seed, the same bits (default: the scene's
                           'seed', 0 when it has none); recorded in the timings
@@ -226,15 +231,26 @@ void readLight(ArgReader& r, Options& o)
     o.light = std::make_pair(azimuth, elevation);
 }
 
+/// --timings FILE (.csv or .json) and --json FILE (.json): the one timings file, named once.
+void readTimings(ArgReader& r, Options& o, const std::vector<std::string>& suffixes)
+{
+    const std::string flag = r.flag() == "--json" ? "--json" : "--timings";
+    if (!o.timingsFlag.empty() && o.timingsFlag != flag)
+        throw UsageError("--timings and --json both name the timings file: give one (--timings F.csv for CSV, "
+                         "--json F.json for JSON)");
+    o.timings = r.outputPath(suffixes);
+    o.timingsFlag = flag;
+}
+
 using FlagReader = void (*)(ArgReader&, Options&);
 
 /// Every flag and what it sets; the value readers word every mistake the same way.
 const std::pair<const char*, FlagReader> Flags[] = {
     {"-h", [](ArgReader&, Options& o) { o.help = true; }},
     {"--help", [](ArgReader&, Options& o) { o.help = true; }},
-    {"--headless", [](ArgReader&, Options& o) { o.headless = true; }},
+    {"--headless", [](ArgReader& r, Options& o) { o.headless = r.onOff(); }},
     {"--script", [](ArgReader& r, Options& o) { o.script = r.value(); }},
-    {"--frames", [](ArgReader& r, Options& o) { o.frames = int(r.integer(1, 10000000)); }},
+    {"--steps", [](ArgReader& r, Options& o) { o.frames = int(r.integer(1, 10000000)); }},
     {"--scene",
      [](ArgReader& r, Options& o) {
          o.scene = r.value();
@@ -263,12 +279,12 @@ const std::pair<const char*, FlagReader> Flags[] = {
      }},
     {"--tap-table",
      [](ArgReader& r, Options& o) {
-         const std::string c = r.choice({"auto", "off", "on"});
+         const std::string c = r.switchChoice({"auto", "off", "on"});
          o.tapTable = c == "auto" ? TapTableMode::Auto : c == "on" ? TapTableMode::On : TapTableMode::Off;
      }},
     {"--interop",
      [](ArgReader& r, Options& o) {
-         o.interop = r.choice({"auto", "on", "off"});
+         o.interop = r.switchChoice({"auto", "on", "off"});
      }},
     {"--render",
      [](ArgReader& r, Options& o) {
@@ -284,13 +300,14 @@ const std::pair<const char*, FlagReader> Flags[] = {
          o.exportPattern = r.outputPath({".vdb", ".nvdb"});
      }},
     {"--export-writers", [](ArgReader& r, Options& o) { o.exportWriters = int(r.integer(1, 64)); }},
-    {"--fields-hash", [](ArgReader&, Options& o) { o.fieldsHash = true; }},
+    {"--fields-hash", [](ArgReader& r, Options& o) { o.fieldsHash = r.onOff(); }},
     {"--checkpoint-every", readCheckpointEvery},
     {"--resume", [](ArgReader& r, Options& o) { o.resume = r.value(); }},
     {"--timings",
      [](ArgReader& r, Options& o) {
-         o.timings = r.outputPath({".csv", ".json"});
+         readTimings(r, o, {".csv", ".json"});
      }},
+    {"--json", [](ArgReader& r, Options& o) { readTimings(r, o, {".json"}); }},
     {"--overlay",
      [](ArgReader& r, Options& o) {
          r.choice({"blocks"});
@@ -323,10 +340,7 @@ const std::pair<const char*, FlagReader> Flags[] = {
          if (!(s > 0) || s > 1000) throw UsageError("--density-scale takes a positive number up to 1000");
          o.densityScale = s;
      }},
-    {"--ground",
-     [](ArgReader& r, Options& o) {
-         o.ground = r.choice({"on", "off"}) == "on";
-     }},
+    {"--ground", [](ArgReader& r, Options& o) { o.ground = r.onOff(); }},
     {"--slice", readSlice},
     {"--seed", [](ArgReader& r, Options& o) { o.seed = uint32_t(r.integer(0, 2147483647)); }},
 };
@@ -336,7 +350,7 @@ const std::pair<const char*, FlagReader> Flags[] = {
 Options parseOptions(int argc, char** argv)
 {
     Options o;
-    ArgReader r(argc, argv);
+    ArgReader r("vbm-fluid", argc, argv);
     while (const auto arg = r.next()) {
         const auto flag =
             std::find_if(std::begin(Flags), std::end(Flags), [&](const auto& f) { return *arg == f.first; });
@@ -346,6 +360,7 @@ Options parseOptions(int argc, char** argv)
     if (o.headless && !o.script.empty()) throw UsageError("--script drives the window: leave out --headless");
     if (o.exportEvery) checkExportPattern(o.exportPattern, o.exportEvery, o.frames);
     checkResumeAndCheckpoints(o);
+    r.printNotes();
     return o;
 }
 

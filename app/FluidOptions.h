@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // vbm-fluid's command line: the options of the window and of the headless run, read with the
-// shared command-line helper (cli/CommandLine.h), whose cli::UsageError reports a bad flag.
+// shared command-line helper and in its grammar (cli/CommandLine.h), whose cli::UsageError
+// reports a bad flag.
 #pragma once
 
 #include "SolverTypes.h"
@@ -16,7 +17,7 @@ struct Options {
     bool help = false;
     bool headless = false; ///< no window: the profiling run (also taken when no display can be opened)
     std::string script;    ///< window: a file of timed commands (docs/gui.md)
-    int frames = 100;
+    int frames = 100;                  ///< --steps N (or --frames N): steps to run, one per frame
     std::string scene;                 ///< built-in name or .scene file; "" = the backend's default
     std::optional<Backend> backend;    ///< unset: CUDA when a GPU is usable, else the CPU
     bool allResolvers = false;         ///< --resolver all: every resolver in turn, frame by frame
@@ -43,7 +44,8 @@ struct Options {
     std::optional<double> densityScale;  ///< --density-scale X: extinction per unit density per voxel
     int sliceAxis = -1;                  ///< --slice AXIS[:POS]: 0, 1, 2 or -1 for none
     std::optional<double> slicePosition; ///< unset: the middle of the grid
-    std::string timings;                 ///< .csv or .json
+    std::string timings;                 ///< --timings FILE (.csv or .json) or --json FILE (.json)
+    std::string timingsFlag;             ///< the flag that named it, --timings or --json
     std::string exportPath;              ///< headless: .nvdb of every field after the last frame
     int exportEvery = 0;                 ///< headless: --export-every K FILE (0: none)
     std::string exportPattern;           ///< its .vdb or .nvdb file name, %04d for the frame
@@ -55,7 +57,8 @@ struct Options {
     std::optional<uint32_t> seed; ///< --seed: replaces the scene's seed
 };
 
-/// Reads argv; throws cli::UsageError naming the flag of the first mistake.
+/// Reads argv; throws cli::UsageError naming the flag of the first mistake. Once read, prints
+/// the note of each old spelling used on stderr.
 Options parseOptions(int argc, char** argv);
 /// The text of --help.
 extern const char* Usage;

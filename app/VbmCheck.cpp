@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // vbm-check: runs every resolver at every block width over a grid, on the CPU and on the
 // GPU when there is one, and checks every tap of every slot against NanoVDB's ReadAccessor.
-// The command line is read and failures end through the shared helper (cli/CommandLine.h).
+// The command line is read, in the three programs' grammar, and failures end through the
+// shared helper (cli/CommandLine.h).
 #include "CommandLine.h"
 #include "DeviceQueries.h"
 #include "GridFile.h"
@@ -37,10 +38,12 @@ read whole: float and double grids are turned into OnIndex grids over their acti
 voxels; OnIndex grids are used as they are (re-indexed if they index tiles or stats).
 
 options:
-  --cpu            check on the CPU only
-  --gpu            check on the GPU only (error if there is none)
-  --width N        only block width N (64, 128, 256 or 512); may be repeated
-  -h, --help       this text
+  --backend LIST       where to check, of cpu,cuda (default: the CPU, and the GPU when one
+                       is usable; naming cuda makes a missing GPU an error)
+  --block-width LIST   only these block widths, of 64,128,256,512 (default: all four)
+  -h, --help           this text
+
+Lists are comma-separated; a list flag given twice adds to the first.
 
 exit codes: 0 all passed, 1 a check failed or a run failed, 2 bad usage or input
 )";
@@ -49,33 +52,37 @@ using vbm::cli::UsageError;
 
 struct CheckOptions {
     bool help = false;
-    bool cpu = true, gpu = true, gpuRequired = false;
-    std::vector<int> widths; ///< log2 of the block widths to check
+    bool cpu = true, gpu = true, gpuRequired = false; ///< --backend (none: the CPU, the GPU if usable)
+    std::vector<int> widths;                          ///< log2 of the block widths to check
     std::vector<std::string> files;
 };
 
 CheckOptions parseOptions(int argc, char** argv)
 {
     CheckOptions o;
-    vbm::cli::ArgReader r(argc, argv);
+    vbm::cli::ArgReader r("vbm-check", argc, argv);
+    bool backendGiven = false;
     while (const auto a = r.next()) {
         if (*a == "-h" || *a == "--help") {
             o.help = true;
-            return o;
-        } else if (*a == "--cpu") {
-            o.gpu = false;
-        } else if (*a == "--gpu") {
-            o.cpu = false, o.gpuRequired = true;
-        } else if (*a == "--width") {
-            o.widths.push_back(r.blockWidth({64, 128, 256, 512}));
+            break;
+        } else if (*a == "--backend") {
+            // A list, and given twice the lists join (--cpu --gpu: both, the GPU required).
+            if (!backendGiven) o.cpu = o.gpu = false;
+            backendGiven = true;
+            for (vbm::Backend b : r.backends())
+                (b == vbm::Backend::Cpu ? o.cpu : o.gpu) = true;
+            o.gpuRequired = o.gpu;
+        } else if (*a == "--block-width") {
+            vbm::cli::appendNew(o.widths, r.blockWidths({64, 128, 256, 512}));
         } else if (a->size() > 1 && (*a)[0] == '-') {
             throw UsageError("unknown option '" + *a + "'");
         } else {
             o.files.push_back(*a);
         }
     }
-    if (!o.cpu && !o.gpu) throw UsageError("--cpu and --gpu exclude each other");
     if (o.widths.empty()) o.widths = {6, 7, 8, 9};
+    r.printNotes();
     return o;
 }
 
@@ -93,7 +100,7 @@ bool gpuChecksRun(const CheckOptions& o)
 #endif
         return true;
     }
-    if (o.gpuRequired) throw UsageError("--gpu asked for, but " + why);
+    if (o.gpuRequired) throw UsageError("--backend cuda: the GPU checks cannot run here (" + why + ")");
     std::printf("note: GPU checks skipped: %s\n", why.c_str());
     return false;
 }
@@ -226,6 +233,7 @@ int main(int argc, char** argv)
         const CheckOptions o = parseOptions(argc, argv);
         if (o.help) {
             std::fputs(Usage, stdout);
+            std::fputs(vbm::cli::deprecatedLine("vbm-check").c_str(), stdout);
             return 0;
         }
         [[maybe_unused]] const bool gpu = gpuChecksRun(o);

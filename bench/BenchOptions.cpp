@@ -5,6 +5,8 @@
 
 #include "CommandLine.h"
 
+#include <string>
+
 namespace bench {
 
 namespace {
@@ -26,11 +28,21 @@ grids (--grid, repeatable; default: small thin thick):
 
 options:
   --grid NAME|FILE     a grid (see above)
-  --widths LIST        block widths of the resolver table, of 128,512 (default 128,512)
+  --backend cpu|cuda   cuda (default): the comparison above, on the GPU; cpu: the same
+                       consumer on the CPU, all cores, without a GPU: our six resolvers
+                       through the solver's CPU executor (and the shared form, the GPU's
+                       code slot by slot, of the two defaults) beside OpenVDB's peers on
+                       the same grid, values and cores: openvdb-accessor-cross,
+                       openvdb-accessor-box (hand-written sums through thread-local
+                       ValueAccessors over a LeafManager), openvdb-tools-laplacian,
+                       openvdb-filter-mean; every output checked against a ReadAccessor
+                       oracle (the tools within a stated tolerance); default grids small
+                       thin, 11 rounds (at least 5) after 2 warm-up rounds
+  --block-width LIST   block widths of the resolver table, of 128,512 (default 128,512)
   --channels LIST      sidecar channels C, of 1,2,4,8,16 (default 1,8)
   --rounds N           timed rounds, at least 50 (default 50)
   --warmup N           warm-up rounds (default 15)
-  --no-decode          skip the decode-alone table (widths 64/128/256/512)
+  --decode on|off      the decode-alone table, widths 64/128/256/512 (default on)
   --json FILE          write every number as JSON
   --solver SCENE       instead: time full solver steps of a scene (built-in name or
                        .scene file) on the GPU, the default resolvers against
@@ -40,37 +52,35 @@ options:
   --steps N            solver steps per configuration (default 300, at least 5; the
                        first 3 are warm-up; past 100, medians by window of steps too:
                        a plume's step grows as it speeds up, so the default reaches
-                       its steady state); adaptive scenes: 40 by default
+                       its steady state); adaptive scenes: 40 by default; --frames N is
+                       the same (vbm-fluid's word)
   --grow-steps N       adaptive scenes (`adapt`, `domain open`): steps before the
                        comparison (default 60: smoke-open-4m holds 5M voxels then);
                        then, in windows of the scene's K steps, each starting with a
                        rebuild, its state is frozen into a fixed-topology solver and
                        the two step in turns, --steps each
-  --cpu                instead: the same consumer on the CPU, all cores, without a GPU:
-                       our six resolvers through the solver's CPU executor (and the
-                       shared form, the GPU's code slot by slot, of the two defaults)
-                       beside OpenVDB's peers on the same grid, values and cores:
-                       openvdb-accessor-cross, openvdb-accessor-box (hand-written sums
-                       through thread-local ValueAccessors over a LeafManager),
-                       openvdb-tools-laplacian, openvdb-filter-mean; every output
-                       checked against a ReadAccessor oracle (the tools within a
-                       stated tolerance); default grids small thin, 11 rounds (at
-                       least 5) after 2 warm-up rounds
   -h, --help           this text
 
+Lists are comma-separated; a list flag given twice adds to the first. On/off settings take
+on or off, and the bare flag means on (--decode is --decode on).
+
 exit codes: 0 done and all outputs identical, 1 an output differed or a run failed,
-2 bad usage, unreadable grid file, or no CUDA GPU (without --cpu)
+2 bad usage, unreadable grid file, or no CUDA GPU (without --backend cpu)
 )";
 
 } // namespace
 
-const char* usageText() { return Usage; }
+const char* usageText()
+{
+    static const std::string text = Usage + vbm::cli::deprecatedLine("vbm-bench");
+    return text.c_str();
+}
 
 Options parseOptions(int argc, char** argv)
 {
     Options o;
-    bool roundsGiven = false, warmupGiven = false;
-    vbm::cli::ArgReader args(argc, argv);
+    bool roundsGiven = false, warmupGiven = false, widthsGiven = false;
+    vbm::cli::ArgReader args("vbm-bench", argc, argv);
     // The upper bound only keeps a typo from asking for a day of rounds.
     constexpr long MaxCount = 100000;
     while (const auto flag = args.next()) {
@@ -79,10 +89,10 @@ Options parseOptions(int argc, char** argv)
             o.help = true;
         else if (a == "--grid")
             o.grids.push_back(args.value());
-        else if (a == "--widths") {
-            o.widths.clear();
-            for (int w : args.list({128, 512}))
-                o.widths.push_back(w == 128 ? 7 : 9);
+        else if (a == "--block-width") {
+            if (!widthsGiven) o.widths.clear();
+            vbm::cli::appendNew(o.widths, args.blockWidths({128, 512}));
+            widthsGiven = true;
         } else if (a == "--channels")
             o.channels = args.list({1, 2, 4, 8, 16});
         else if (a == "--rounds") {
@@ -91,10 +101,10 @@ Options parseOptions(int argc, char** argv)
         } else if (a == "--warmup") {
             o.warmup = int(args.integer(0, MaxCount));
             warmupGiven = true;
-        } else if (a == "--cpu")
-            o.cpu = true;
-        else if (a == "--no-decode")
-            o.decode = false;
+        } else if (a == "--backend")
+            o.cpu = args.backend() == vbm::Backend::Cpu;
+        else if (a == "--decode")
+            o.decode = args.onOff();
         else if (a == "--json")
             o.json = args.outputPath({});
         else if (a == "--solver")
@@ -106,13 +116,18 @@ Options parseOptions(int argc, char** argv)
         else
             throw vbm::cli::UsageError("unknown option '" + a + "'");
     }
-    if (o.cpu && !o.solverScene.empty()) throw vbm::cli::UsageError("--cpu and --solver do not go together");
+    if (o.cpu && !o.solverScene.empty())
+        throw vbm::cli::UsageError("--backend cpu and --solver do not go together (--solver runs on the GPU)");
     // The GPU's rounds take microseconds: at least 50; the CPU's take up to a second each.
     if (!o.cpu && o.rounds < 50)
-        throw vbm::cli::UsageError("--rounds must be at least 50 (at least 5 with --cpu), got " + std::to_string(o.rounds));
+        throw vbm::cli::UsageError("--rounds must be at least 50 (at least 5 with --backend cpu), got " +
+                                   std::to_string(o.rounds));
     if (o.cpu && !roundsGiven) o.rounds = 11;
     if (o.cpu && !warmupGiven) o.warmup = 2;
-    if (o.grids.empty()) o.grids = o.cpu ? std::vector<std::string>{"small", "thin"} : std::vector<std::string>{"small", "thin", "thick"};
+    if (o.grids.empty())
+        o.grids =
+            o.cpu ? std::vector<std::string>{"small", "thin"} : std::vector<std::string>{"small", "thin", "thick"};
+    args.printNotes();
     return o;
 }
 

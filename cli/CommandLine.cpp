@@ -17,6 +17,68 @@
 
 namespace vbm::cli {
 
+namespace {
+
+/// Every old spelling of the three programs, and the aliases: the one table (see the grammar in
+/// CommandLine.h). A spelling goes from here, and from the tests, in the release after it came.
+const OldSpelling OldSpellings[] = {
+    {"vbm-bench", "--widths", "--block-width"},
+    {"vbm-bench", "--cpu", "--backend cpu"},
+    {"vbm-bench", "--no-decode", "--decode off"},
+    {"vbm-check", "--width", "--block-width"},
+    {"vbm-check", "--cpu", "--backend cpu"},
+    {"vbm-check", "--gpu", "--backend cuda"},
+    {"vbm-fluid vbm-bench", "--frames", "--steps", true},
+};
+
+bool readBy(const OldSpelling& s, const std::string& program)
+{
+    std::stringstream ss(s.programs);
+    std::string p;
+    while (ss >> p)
+        if (p == program) return true;
+    return false;
+}
+
+std::vector<std::string> wordsOf(const std::string& text)
+{
+    std::stringstream ss(text);
+    std::vector<std::string> out;
+    std::string w;
+    while (ss >> w)
+        out.push_back(w);
+    return out;
+}
+
+} // namespace
+
+std::vector<OldSpelling> oldSpellingsOf(const std::string& program)
+{
+    std::vector<OldSpelling> out;
+    for (const OldSpelling& s : OldSpellings)
+        if (readBy(s, program)) out.push_back(s);
+    return out;
+}
+
+std::string deprecatedLine(const std::string& program)
+{
+    std::string line;
+    for (const OldSpelling& s : oldSpellingsOf(program))
+        if (!s.alias) line += (line.empty() ? "" : ", ") + std::string(s.old) + " (" + s.now + ")";
+    return line.empty() ? line : "deprecated, read with a note until the next release: " + line + "\n";
+}
+
+void appendNew(std::vector<int>& list, const std::vector<int>& items)
+{
+    for (int x : items)
+        if (std::find(list.begin(), list.end(), x) == list.end()) list.push_back(x);
+}
+
+ArgReader::ArgReader(std::string program, int argc, char** argv)
+    : mArgs(argv + (argc > 0 ? 1 : 0), argv + argc), mProgram(std::move(program))
+{
+}
+
 std::string listOf(const std::vector<std::string>& items)
 {
     std::string s;
@@ -29,7 +91,29 @@ std::optional<std::string> ArgReader::next()
 {
     if (mNext >= mArgs.size()) return std::nullopt;
     mFlag = mArgs[mNext++];
+    return respell();
+}
+
+std::string ArgReader::respell()
+{
+    for (const OldSpelling& s : OldSpellings) {
+        if (mFlag != s.old || !readBy(s, mProgram)) continue;
+        const std::vector<std::string> now = wordsOf(s.now);
+        mArgs.insert(mArgs.begin() + long(mNext), now.begin() + 1, now.end());
+        if (!s.alias && std::find(mNoted.begin(), mNoted.end(), mFlag) == mNoted.end()) {
+            mNoted.push_back(mFlag);
+            mNotes.push_back(mProgram + ": note: " + mFlag + " is now " + s.now +
+                             " (the old spelling goes in the next release)");
+        }
+        return now[0];
+    }
     return mFlag;
+}
+
+void ArgReader::printNotes() const
+{
+    for (const std::string& n : mNotes)
+        std::fprintf(stderr, "%s\n", n.c_str());
 }
 
 std::string ArgReader::value()
@@ -79,6 +163,25 @@ std::vector<int> ArgReader::list(const std::vector<int>& allowed)
     return out;
 }
 
+std::vector<std::string> ArgReader::words(const std::vector<std::string>& allowed)
+{
+    const std::string v = value();
+    std::vector<std::string> out;
+    std::stringstream ss(v);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        if (std::find(allowed.begin(), allowed.end(), item) == allowed.end()) {
+            std::string a;
+            for (const std::string& y : allowed)
+                a += (a.empty() ? "" : ",") + y;
+            throw UsageError(mFlag + " takes a comma-separated list of " + a + ", got '" + v + "'");
+        }
+        if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+    }
+    if (out.empty()) throw UsageError(mFlag + " needs at least one value");
+    return out;
+}
+
 std::string ArgReader::choice(const std::vector<std::string>& choices)
 {
     const std::string v = value();
@@ -86,6 +189,15 @@ std::string ArgReader::choice(const std::vector<std::string>& choices)
         throw UsageError(mFlag + " must be " + listOf(choices) + ", got '" + v + "'");
     return v;
 }
+
+std::string ArgReader::switchChoice(const std::vector<std::string>& choices)
+{
+    // The bare flag: at the end, or before the next flag.
+    if (mNext >= mArgs.size() || mArgs[mNext].starts_with("-")) return "on";
+    return choice(choices);
+}
+
+bool ArgReader::onOff() { return switchChoice({"on", "off"}) == "on"; }
 
 std::string ArgReader::path(const std::vector<std::string>& suffixes)
 {
@@ -119,7 +231,15 @@ Resolver ArgReader::resolver()
     throw UsageError(mFlag + ": unknown resolver '" + v + "' (one of " + names + ")");
 }
 
-Backend ArgReader::backend() { return choice({"cuda", "cpu"}) == "cuda" ? Backend::Cuda : Backend::Cpu; }
+Backend ArgReader::backend() { return choice({"cpu", "cuda"}) == "cuda" ? Backend::Cuda : Backend::Cpu; }
+
+std::vector<Backend> ArgReader::backends()
+{
+    std::vector<Backend> out;
+    for (const std::string& b : words({"cpu", "cuda"}))
+        out.push_back(b == "cuda" ? Backend::Cuda : Backend::Cpu);
+    return out;
+}
 
 int ArgReader::blockWidth(const std::vector<int>& widths)
 {
@@ -131,6 +251,18 @@ int ArgReader::blockWidth(const std::vector<int>& widths)
     while ((1 << l) < w)
         ++l;
     return l;
+}
+
+std::vector<int> ArgReader::blockWidths(const std::vector<int>& widths)
+{
+    std::vector<int> out;
+    for (int w : list(widths)) {
+        int l = 0;
+        while ((1 << l) < w)
+            ++l;
+        out.push_back(l);
+    }
+    return out;
 }
 
 int guardedMain(const char* program, const std::function<int()>& body)

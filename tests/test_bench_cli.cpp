@@ -45,8 +45,11 @@ TEST(VbmBenchCli, HelpDocumentsEveryOption)
 {
     const CommandResult r = bench("--help");
     EXPECT_EQ(r.code, 0);
-    for (const char* flag : {"--grid", "--widths", "--channels", "--rounds", "--warmup", "--no-decode", "--json",
-                             "--solver", "--steps", "--cpu", "openvdb-accessor-cross", "small", "thin", "thick", "exit codes"})
+    for (const char* flag : {"--grid", "--block-width", "--channels", "--rounds", "--warmup", "--decode", "--json",
+                             "--solver", "--steps", "--frames", "--backend cpu|cuda", "openvdb-accessor-cross", "small",
+                             "thin", "thick", "exit codes",
+                             // the old spellings, in the one line of deprecated ones
+                             "--widths (--block-width), --cpu (--backend cpu), --no-decode (--decode off)"})
         EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
@@ -56,7 +59,8 @@ TEST(VbmBenchCli, BadUsageGivesOneLineAndExitCode2)
          {std::string("--bogus"), std::string("--widths 100"), std::string("--channels 3"), std::string("--rounds 10"),
           std::string("--rounds"), std::string("--json"), std::string("--steps 2"), std::string("--rounds 100001"),
           std::string("--warmup -1"), std::string("--help --bogus"), std::string("--solver"),
-          std::string("--cpu --rounds 4"), std::string("--cpu --solver smoke-plume")}) {
+          std::string("--cpu --rounds 4"), std::string("--cpu --solver smoke-plume"), std::string("--block-width 256"),
+          std::string("--backend gpu"), std::string("--decode maybe"), std::string("--backend cpu --solver smoke-plume")}) {
         SCOPED_TRACE(args);
         const CommandResult r = bench(args);
         EXPECT_EQ(r.code, 2) << r.out;
@@ -81,7 +85,7 @@ TEST(VbmBenchCli, UnreadableGridFileGivesExitCode2NamingIt)
 TEST(VbmBenchCli, RunsOnAGpuOrSaysThereIsNone)
 {
     const std::string why = vbm::cudaUnavailableReason();
-    const CommandResult r = bench("--grid small --channels 1 --widths 128 --warmup 0 --no-decode");
+    const CommandResult r = bench("--grid small --channels 1 --block-width 128 --warmup 0 --decode off");
     if (!why.empty()) {
         expectNoGpuLine(r);
     } else {
@@ -95,7 +99,7 @@ TEST(VbmBenchCli, GridRunWritesEveryTableAndTheJson)
 {
     const std::string json = tempFile("vbm-bench-grid");
     std::filesystem::remove(json);
-    const CommandResult r = bench("--grid small --channels 1 --widths 128 --warmup 0 --json " + json);
+    const CommandResult r = bench("--grid small --channels 1 --block-width 128 --warmup 0 --json " + json);
     if (!vbm::cudaUnavailableReason().empty()) return expectNoGpuLine(r);
     EXPECT_EQ(r.code, 0) << r.out;
     for (const char* line : {"# vbm-bench", "## small shell", "### small shell, C = 1", "Peers (x: against",
@@ -137,12 +141,13 @@ TEST(VbmBenchCli, UnknownSceneGivesExitCode2)
     EXPECT_EQ(r.out.rfind("vbm-bench: ", 0), 0u) << r.out;
 }
 
-// --cpu needs no GPU: a short run on the small shell, our resolvers beside OpenVDB's peers, every
+// --backend cpu needs no GPU: a short run on the small shell, our resolvers beside OpenVDB's peers, every
 // output checked against the oracle, and the JSON rows the issue names.
 TEST(VbmBenchCli, CpuRunChecksEveryOutputAndWritesItsRows)
 {
     const std::string json = tempFile("vbm-bench-cpu");
-    const CommandResult r = bench("--cpu --grid small --channels 1 --widths 128 --rounds 5 --warmup 0 --json " + json);
+    const CommandResult r =
+        bench("--backend cpu --grid small --channels 1 --block-width 128 --rounds 5 --warmup 0 --json " + json);
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("All outputs identical to the oracle (peers: within their stated rule): yes"),
               std::string::npos)

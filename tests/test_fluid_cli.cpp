@@ -38,9 +38,10 @@ TEST(VbmFluidCli, HelpDocumentsEveryFlag)
 {
     const CommandResult r = fluid("--help");
     EXPECT_EQ(r.code, 0);
-    for (const char* flag : {"--headless", "--frames", "--scene", "--backend", "--resolver", "--advection-resolver",
-                             "--block-width", "--render", "--size", "--screenshot", "--timings", "--seed", "--interop",
-                             "--export", "--script", "--scalars", "--max-cfl", "exit codes"})
+    for (const char* flag : {"--headless", "--steps", "--frames", "--scene", "--backend", "--resolver",
+                             "--advection-resolver", "--block-width", "--render", "--size", "--screenshot", "--json",
+                             "--timings", "--seed", "--interop", "--export", "--script", "--scalars", "--max-cfl",
+                             "exit codes"})
         EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
