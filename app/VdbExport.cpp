@@ -87,7 +87,9 @@ void writeVdbFrame(const std::string& path, const VdbFrame& f)
     const auto* domain = f.domain.grid<nanovdb::ValueOnIndex>();
     if (!domain) throw std::runtime_error("export: the domain is not an OnIndex grid");
     openvdb::GridPtrVec grids;
-    for (const auto& [name, values] : f.scalars) {
+    for (const auto& scalar : f.scalars) {
+        const std::string& name = scalar.first;
+        const std::vector<float>& values = scalar.second; // not a structured binding: clang 14's lambdas cannot capture one
         if (values.size() < domain->valueCount())
             throw std::runtime_error("export: field " + name + " is shorter than the domain's value count");
         auto grid = gridOverDomain<openvdb::FloatGrid>(*domain, values[0],
