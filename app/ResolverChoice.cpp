@@ -4,6 +4,8 @@
 
 #include "CommandLine.h"
 
+#include <stdexcept>
+
 namespace vbm::app {
 
 std::string stepKindRefusal(Resolver r, StepKind kind) { return resolverUnavailableReason(r, Backend::Cuda, kind); }
@@ -18,14 +20,19 @@ std::string pickResolver(StencilChoice& c, Resolver r, Backend backend)
 
 namespace {
 
-void requireRunnable(const StencilChoice& c, Backend backend)
+/// checkChoice, its refusal a usage error (the choice came from the command line).
+CheckedChoice checked(const StencilChoice& c, Backend backend)
 {
-    if (const std::string why = choiceUnavailableReason(c, backend); !why.empty()) throw cli::UsageError(why);
+    try {
+        return checkChoice(c, backend);
+    } catch (const std::invalid_argument& e) {
+        throw cli::UsageError(e.what());
+    }
 }
 
 } // namespace
 
-StencilChoice startingChoice(const Options& o, Backend backend)
+CheckedChoice startingChoice(const Options& o, Backend backend)
 {
     StencilChoice c;
     c.log2BlockWidth = o.log2BlockWidth;
@@ -34,15 +41,14 @@ StencilChoice startingChoice(const Options& o, Backend backend)
         if (stepKindRefusal(*o.resolver, StepKind::Advection).empty()) c.advection = *o.resolver;
     }
     if (o.advection) c.advection = *o.advection;
-    requireRunnable(c, backend);
-    return c;
+    return checked(c, backend);
 }
 
 std::vector<NamedChoice> configurations(const Options& o, Backend backend)
 {
     if (!o.allResolvers) {
-        const StencilChoice c = startingChoice(o, backend);
-        return {{resolverName(c.laplacian), c}};
+        const CheckedChoice c = startingChoice(o, backend);
+        return {{resolverName(c.choice().laplacian), c}};
     }
     std::vector<NamedChoice> out;
     for (Resolver r : AllResolvers) {
@@ -51,8 +57,7 @@ std::vector<NamedChoice> configurations(const Options& o, Backend backend)
         c.log2BlockWidth = o.log2BlockWidth;
         pickResolver(c, r, backend);
         if (o.advection) c.advection = *o.advection;
-        requireRunnable(c, backend);
-        out.push_back({resolverName(r), c});
+        out.push_back({resolverName(r), checked(c, backend)});
     }
     return out;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The app's resolver choices, every one decided by the one rule (ResolverRules.h): the choice a
-// run starts with (from the command line), the configurations of --resolver all, what a resolver
-// key or script line picks, and what a switch of backend must give up.
+// The app's resolver choices, every one decided by the one rule (ResolverRules.h) and every
+// whole choice checked by its checkChoice: the choice a run starts with (from the command line),
+// the configurations of --resolver all, what a resolver key or script line picks, and what a
+// switch of backend must give up.
 #pragma once
 
 #include "FluidOptions.h"
@@ -12,7 +13,8 @@
 
 namespace vbm::app {
 
-/// A resolver configuration and the name its timing rows carry.
+/// A resolver configuration and the name its timing rows carry (`choice` as checkChoice
+/// accepted it, where configurations() made it).
 struct NamedChoice {
     std::string name;
     StencilChoice choice;
@@ -27,9 +29,9 @@ std::string stepKindRefusal(Resolver r, StepKind kind);
 /// why `r` cannot run on `backend`; the choice is then left as it was.
 std::string pickResolver(StencilChoice& c, Resolver r, Backend backend);
 
-/// The choice from --resolver, --advection-resolver and --block-width. Throws cli::UsageError
-/// with the rule's reason when it cannot run on `backend`.
-StencilChoice startingChoice(const Options& o, Backend backend);
+/// The choice from --resolver, --advection-resolver and --block-width, checked for `backend`.
+/// Throws cli::UsageError with the rule's reason when it cannot run there.
+CheckedChoice startingChoice(const Options& o, Backend backend);
 
 /// The configurations a headless run steps: the starting choice, or with --resolver all every
 /// resolver that can run on `backend`, each named after its Laplacian-type resolver.

@@ -2,6 +2,8 @@
 // The resolver rules (see ResolverRules.h).
 #include "ResolverRules.h"
 
+#include <stdexcept>
+
 namespace vbm {
 
 std::string resolverUnavailableReason(Resolver r, Backend backend, StepKind kind)
@@ -19,6 +21,12 @@ std::string choiceUnavailableReason(const StencilChoice& c, Backend backend)
     if (std::string why = resolverUnavailableReason(c.laplacian, backend, StepKind::Laplacian); !why.empty())
         return why;
     return resolverUnavailableReason(c.advection, backend, StepKind::Advection);
+}
+
+CheckedChoice checkChoice(const StencilChoice& c, Backend backend)
+{
+    if (const std::string why = choiceUnavailableReason(c, backend); !why.empty()) throw std::invalid_argument(why);
+    return CheckedChoice(c, backend);
 }
 
 } // namespace vbm

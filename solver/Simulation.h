@@ -39,11 +39,11 @@ public:
         mExec.synchronize();
     }
 
-    const FrameTimings& step(const SimulationParams& p, const StencilChoice& choice) override
+    const FrameTimings& step(const SimulationParams& p) override
     {
         const uint64_t number = mStepsDone + 1;
         try {
-            return stepOnce(p, choice);
+            return stepOnce(p);
         } catch (const NonFiniteError& e) {
             throw NonFiniteError("step " + std::to_string(number) + ": " + e.what() +
                                  ": the simulation is unstable (lower dt)");
@@ -90,15 +90,16 @@ public:
     uint64_t stepsDone() const override { return mStepsDone; }
     HostGridHandle hostGrid() const override { return mDomain.fine().hostCopy(); }
     uint64_t blockCount(int log2BlockWidth) const override { return mDomain.fine().view(log2BlockWidth).blockCount; }
+    void setChoice(const StencilChoice& choice) override { mRun.setChoice(choice); }
+    const StencilChoice& choice() const override { return mRun.choice(); }
 
 private:
     /// Every this many steps (and after the first) each field is checked finite: one max
     /// reduction per field, where NaN counts as infinity (AbsOrInf.h).
     static constexpr uint64_t FiniteCheckEvery = 10;
 
-    const FrameTimings& stepOnce(const SimulationParams& p, const StencilChoice& choice)
+    const FrameTimings& stepOnce(const SimulationParams& p)
     {
-        mRun.setChoice(choice);
         mTimer.beginStep();
         if (mRebuild.due(mStepsDone)) {
             mRebuild.run(p, mTimer);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The solver facade (see Solver.h): parameters, the choice of resolvers and their rules live
-// here; the engine (Simulation<Exec>) holds what lives in backend memory.
+// The solver facade (see Solver.h): the parameters live here, and the choice of resolvers is
+// taken checked (ResolverRules.h); the engine (Simulation<Exec>) holds what lives in backend
+// memory and the choice its passes run with.
 #include "Solver.h"
 
 #include "ActiveSet.h"
@@ -29,30 +30,29 @@ solver::Channel channelOf(const std::string& name, SimulationKind kind, bool fir
     throw std::invalid_argument("no field '" + name + "' in this simulation");
 }
 
-void checkChoice(const StencilChoice& c, Backend backend)
-{
-    if (const std::string why = choiceUnavailableReason(c, backend); !why.empty()) throw std::invalid_argument(why);
-}
-
 } // namespace
 
-Solver::Solver(const Scene& scene, Backend backend, StencilChoice choice)
-    : mBackend(backend), mKind(scene.kind), mFire(isFire(scene.params)), mParams(scene.params), mChoice(choice),
+Solver::Solver(const Scene& scene, Backend backend, const StencilChoice& choice)
+    : Solver(scene, checkChoice(choice, backend))
+{
+}
+
+Solver::Solver(const Scene& scene, const CheckedChoice& choice)
+    : mBackend(choice.backend()), mKind(scene.kind), mFire(isFire(scene.params)), mParams(scene.params),
       mSceneName(scene.name), mAdapt(scene.adapt), mRegion(solver::copyOf(scene.region)), mWind(scene.wind),
       mScalars(scene.scalars)
 {
     if (!scene.grid.grid<nanovdb::ValueOnIndex>()) throw std::invalid_argument("scene grid is not an OnIndex grid");
-    checkChoice(choice, backend);
-    if (backend == Backend::Cuda) {
+    if (mBackend == Backend::Cuda) {
         if (const std::string why = cudaUnavailableReason(); !why.empty())
             throw std::runtime_error("the CUDA backend cannot run here: " + why + "; use --backend cpu");
     }
     mTapTable = scene.tapTable == TapTableMode::On;
     if (scene.tapTable == TapTableMode::Auto) {
         const double voxels = double(scene.grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount());
-        mTapTable = planTapTable(scene, voxels, 1, memoryOffer(backend)).on;
+        mTapTable = planTapTable(scene, voxels, 1, memoryOffer(mBackend)).on;
     }
-    if (backend == Backend::Cuda)
+    if (mBackend == Backend::Cuda)
         mEngine = solver::makeCudaEngine(scene, choice, mTapTable);
     else
         mEngine = solver::makeCpuEngine(scene, choice, mTapTable);
@@ -62,21 +62,27 @@ Solver::~Solver() = default;
 
 const FrameTimings& Solver::step()
 {
-    mLast = mEngine->step(mParams, mChoice);
+    mLast = mEngine->step(mParams);
     return mLast;
 }
 
-void Solver::setChoice(StencilChoice c)
+void Solver::setChoice(const CheckedChoice& c)
 {
-    checkChoice(c, mBackend);
-    mChoice = c;
+    if (c.backend() != mBackend)
+        throw std::invalid_argument(std::string("a choice checked for the ") + backendName(c.backend()) +
+                                    " backend, given to a solver on " + backendName(mBackend));
+    mEngine->setChoice(c);
 }
+
+void Solver::setChoice(const StencilChoice& c) { setChoice(checkChoice(c, mBackend)); }
+
+StencilChoice Solver::choice() const { return mEngine->choice(); }
 
 MemoryReport Solver::memory() const { return mEngine->memory(); }
 uint64_t Solver::activeVoxels() const { return mEngine->activeVoxels(); }
 uint64_t Solver::topologyVersion() const { return mEngine->topologyVersion(); }
 HostGridHandle Solver::grid() const { return mEngine->hostGrid(); }
-uint64_t Solver::blockCount() const { return mEngine->blockCount(mChoice.log2BlockWidth); }
+uint64_t Solver::blockCount() const { return mEngine->blockCount(choice().log2BlockWidth); }
 double Solver::explicitStableDt() const { return vbm::explicitStableDt(mParams); }
 
 std::vector<std::string> Solver::fieldNames() const

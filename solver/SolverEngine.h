@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the Solver facade drives: a simulation on one backend. Declared once here and
-// implemented once, by Simulation<Exec> for either executor; the facade keeps the parameters,
-// the choice of resolvers and the rules, and asks the engine only for what lives in backend
-// memory.
+// implemented once, by Simulation<Exec> for either executor; the facade keeps the parameters
+// and checks the choice of resolvers (ResolverRules.h), and asks the engine for what lives in
+// backend memory and for the choice its passes run with (held once, by its StencilRunner).
 #pragma once
 
 #include "Fields.h"
@@ -19,8 +19,11 @@ namespace vbm::solver {
 class SolverEngine {
 public:
     virtual ~SolverEngine() = default;
-    /// One time step with these parameters and resolvers; the record stays valid until the next.
-    virtual const FrameTimings& step(const SimulationParams& params, const StencilChoice& choice) = 0;
+    /// One time step with these parameters and the current choice; the record stays valid until the next.
+    virtual const FrameTimings& step(const SimulationParams& params) = 0;
+    /// The resolvers and block width the passes run with, from the next pass on (checked by the Solver).
+    virtual void setChoice(const StencilChoice& choice) = 0;
+    virtual const StencilChoice& choice() const = 0;
     /// A channel's storage where the backend keeps it (device memory on CUDA), valid until the next step.
     virtual const float* fieldData(Channel c) const = 0;
     /// A host copy of a channel.

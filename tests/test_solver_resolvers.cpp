@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
+#include <type_traits>
 
 using namespace vbm;
 
@@ -164,6 +166,49 @@ TEST(SolverResolvers, AdvectionRefusesCrossResolvers)
         << "NanoVDB13 is CUDA-only";
     EXPECT_THROW(s.setChoice({Resolver::computeCrossStencilCached, Resolver::forEachBoxStencilCached, 8}),
                  std::invalid_argument);
+}
+
+// The choice is checked once, by the rule's checkChoice: a CheckedChoice comes only from it, the
+// Solver takes one as it is (and a plain choice through checkChoice, with the rule's words), and
+// the choice the steps run with is the engine's, seen at once after setChoice.
+static_assert(!std::is_default_constructible_v<CheckedChoice>);
+static_assert(!std::is_constructible_v<CheckedChoice, StencilChoice>);
+static_assert(!std::is_constructible_v<CheckedChoice, StencilChoice, Backend>);
+
+TEST(SolverResolvers, TheChoiceIsCheckedOnceByTheRule)
+{
+    const StencilChoice wide{Resolver::computeBoxStencil, Resolver::computeBoxStencil, 9};
+    const CheckedChoice c = checkChoice(wide, Backend::Cpu);
+    EXPECT_EQ(c.choice(), wide);
+    EXPECT_EQ(c.backend(), Backend::Cpu);
+    for (const StencilChoice& bad : {StencilChoice{Resolver::NanoVDB13, Resolver::forEachBoxStencilCached, 7},
+                                     StencilChoice{Resolver::computeCrossStencil, Resolver::computeCrossStencil, 7},
+                                     StencilChoice{Resolver::computeCrossStencil, Resolver::computeBoxStencil, 8}}) {
+        try {
+            checkChoice(bad, Backend::Cpu);
+            ADD_FAILURE() << "taken";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(e.what(), choiceUnavailableReason(bad, Backend::Cpu));
+        }
+    }
+    EXPECT_NO_THROW(checkChoice({Resolver::NanoVDB13, Resolver::NanoVDB13, 7}, Backend::Cuda));
+
+    Solver s(smallSmoke(), c);
+    EXPECT_EQ(s.backend(), Backend::Cpu);
+    EXPECT_EQ(s.choice(), wide);
+    s.setChoice(StencilChoice{});
+    EXPECT_EQ(s.choice(), StencilChoice{}) << "no second copy to catch up at the next step";
+    s.setChoice(c);
+    EXPECT_EQ(s.choice(), wide);
+    EXPECT_THROW(s.setChoice(checkChoice(StencilChoice{}, Backend::Cuda)), std::invalid_argument);
+    EXPECT_EQ(s.choice(), wide) << "a refused choice leaves the solver's";
+    EXPECT_THROW(Solver(smallSmoke(), Backend::Cpu, {Resolver::NanoVDB13, Resolver::forEachBoxStencilCached, 7}),
+                 std::invalid_argument);
+
+    Solver plain(smallSmoke(), Backend::Cpu);
+    for (int k = 0; k < 3; ++k)
+        s.step(), plain.step();
+    EXPECT_EQ(s.fieldsHash(), plain.fieldsHash());
 }
 
 TEST(GpuSolver, BitwiseIdenticalForEveryResolverAndWidthOnTheGpu)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "FrameTimings.h"
+#include "ResolverRules.h"
 #include "Scene.h"
 #include "SolverTypes.h"
 
@@ -21,9 +22,12 @@ class SolverEngine;
 
 class Solver {
 public:
-    /// Throws std::invalid_argument when `choice` cannot run on `backend` (ResolverRules.h), and
+    /// A solver on the backend `choice` was checked for, with that choice. Throws
     /// std::runtime_error when the CUDA backend cannot run here.
-    Solver(const Scene& scene, Backend backend, StencilChoice choice = {});
+    Solver(const Scene& scene, const CheckedChoice& choice);
+    /// The same with checkChoice(choice, backend): std::invalid_argument, with the rule's reason,
+    /// when `choice` cannot run on `backend`.
+    Solver(const Scene& scene, Backend backend, const StencilChoice& choice = {});
     ~Solver();
     Solver(const Solver&) = delete;
     Solver& operator=(const Solver&) = delete;
@@ -33,9 +37,13 @@ public:
     const FrameTimings& lastStep() const { return mLast; }
 
     /// Switches resolvers or block width between steps; the simulation state is kept. Throws
-    /// std::invalid_argument, with the rule's reason, for a choice this backend cannot run.
-    void setChoice(StencilChoice c);
-    StencilChoice choice() const { return mChoice; }
+    /// std::invalid_argument for a choice checked for the other backend.
+    void setChoice(const CheckedChoice& c);
+    /// The same with checkChoice(c, backend()): std::invalid_argument, with the rule's reason,
+    /// for a choice this backend cannot run.
+    void setChoice(const StencilChoice& c);
+    /// The choice the steps run with (the engine's: there is no other copy).
+    StencilChoice choice() const;
     /// The parameters the next step uses (editable between steps).
     SimulationParams& params() { return mParams; }
     const SimulationParams& params() const { return mParams; }
@@ -90,7 +98,6 @@ private:
     SimulationKind mKind;
     bool mFire; ///< the scene burns fuel: fixed at construction (its channel exists or not)
     SimulationParams mParams;
-    StencilChoice mChoice;
     FrameTimings mLast;
     // what snapshot() needs of the scene
     std::string mSceneName;
