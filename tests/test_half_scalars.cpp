@@ -23,6 +23,9 @@ using namespace vbm;
 using solver::floatFromHalfInIntegers;
 using solver::halfFromFloatInIntegers;
 
+// The compiler's _Float16 is the reference: gcc has it on x86-64, clang has it from version 15,
+// so clang 14's sanitized build leaves these two out (the normal build runs them).
+#ifdef __FLT16_MAX__
 namespace {
 
 uint16_t bitsOf(_Float16 h)
@@ -77,6 +80,7 @@ TEST(HalfFloat, FloatsRoundToTheCompilersHalf)
         }
     EXPECT_GT(checked, 3600000u);
 }
+#endif // __FLT16_MAX__
 
 TEST(HalfFloat, PairsPackDensityLowAndTemperatureHigh)
 {
