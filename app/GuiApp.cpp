@@ -173,7 +173,8 @@ void WindowApp::startSession(const Options& o)
     target->setLeftInset(panelWidth(mFbWidth));
     mTarget = target.get();
     mSession = std::make_unique<Session>(
-        mState.scene, mState.backend, std::vector<NamedChoice>{{resolverName(mState.choice.laplacian), mState.choice}},
+        mState.scene, mState.backend,
+        std::vector<NamedChoice>{{resolverName(mState.choice.laplacian), checkChoice(mState.choice, mState.backend)}},
         SceneOverrides{mState.scalars, o.maxCfl, mState.tapTable, o.seed});
     mSession->attachRenderer(std::move(vk), std::move(target), o.interop);
     const render::VolumeRenderer& r = *mSession->renderer();
@@ -241,7 +242,7 @@ void WindowApp::buildPanels()
 void WindowApp::reloadScene()
 {
     const bool sameScene = mState.scene == mSession->scene().name && mState.backend == mSession->backend();
-    mSession->reload(mState.scene, mState.backend, mState.choice, mState.scalars, mState.tapTable);
+    mSession->reload(mState.scene, checkChoice(mState.choice, mState.backend), mState.scalars, mState.tapTable);
     mPanel.device = backendDeviceDescription(mState.backend);
     if (!sameScene) {
         mSession->view().look = defaultLook(mSession->scene(), mSession->solver(), *mSession->vulkan());
@@ -294,7 +295,9 @@ void WindowApp::applyState()
     if (mState.reset) reloadScene();
     if (mState.resetView) mSession->frameView();
     mState.resetView = false;
-    mSession->setChoice(mState.choice);
+    // The panels, keys and script keep the choice runnable (pickResolver, fitChoiceToBackend):
+    // the rule's check here is the one check, and the solver takes its result as it is.
+    mSession->setChoice(checkChoice(mState.choice, mState.backend));
     if (!mState.exportPath.empty()) exportFields();
 }
 

@@ -13,11 +13,10 @@
 
 namespace vbm::app {
 
-/// A resolver configuration and the name its timing rows carry (`choice` as checkChoice
-/// accepted it, where configurations() made it).
+/// A resolver configuration, checked for its backend, and the name its timing rows carry.
 struct NamedChoice {
     std::string name;
-    StencilChoice choice;
+    CheckedChoice choice;
 };
 
 /// "" when steps of `kind` take `r` on some backend, else the rule's reason. The CUDA backend

@@ -11,6 +11,7 @@
 #include "SetupProgress.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <chrono>
 
 namespace vbm::app {
@@ -106,8 +107,10 @@ Session::~Session() = default;
 void Session::makeSolvers(const std::vector<NamedChoice>& configs)
 {
     mSolvers.clear();
-    for (const NamedChoice& c : configs)
-        mSolvers.push_back({c.name, std::make_unique<Solver>(mScene, mBackend, c.choice)});
+    for (const NamedChoice& c : configs) {
+        if (c.choice.backend() != mBackend) throw std::logic_error("a resolver choice checked for the other backend");
+        mSolvers.push_back({c.name, std::make_unique<Solver>(mScene, c.choice)});
+    }
     mRecords.assign(mSolvers.size(), FrameTimings{});
     mSteps = 0;
     mFieldChanged = true;
@@ -144,7 +147,7 @@ void Session::attachRenderer(std::unique_ptr<render::VulkanContext> vk, std::uni
     frameView();
 }
 
-void Session::reload(const std::string& sceneName, Backend backend, const StencilChoice& choice,
+void Session::reload(const std::string& sceneName, const CheckedChoice& choice,
                      std::optional<ScalarStorage> scalars, std::optional<TapTableMode> tapTable)
 {
     if (scalars) mOverrides.scalars = scalars;
@@ -152,12 +155,12 @@ void Session::reload(const std::string& sceneName, Backend backend, const Stenci
     if (mVulkan) render::checkVk(vkDeviceWaitIdle(mVulkan->device()), "vkDeviceWaitIdle (loading a scene)");
     mRenderer.reset();
     mSolvers.clear();
-    mBackend = backend;
+    mBackend = choice.backend();
     SetupProgress progress;
     mScene = loadWithOverrides(sceneName, false, 1, progress);
-    makeSolvers({{resolverName(choice.laplacian), choice}});
+    makeSolvers({{resolverName(choice.choice().laplacian), choice}});
     if (mVulkan) makeRenderer(false); // a live switch falls back to staging rather than stop the window
-    mView.look.log2BlockWidth = choice.log2BlockWidth;
+    mView.look.log2BlockWidth = choice.choice().log2BlockWidth;
 }
 
 void Session::stepSolvers(bool step)
@@ -239,10 +242,10 @@ render::CapturedImage Session::capture()
     return mTarget->capturedImage();
 }
 
-void Session::setChoice(const StencilChoice& c)
+void Session::setChoice(const CheckedChoice& c)
 {
-    if (solver().choice() != c) solver().setChoice(c);
-    mView.look.log2BlockWidth = c.log2BlockWidth;
+    if (solver().choice() != c.choice()) solver().setChoice(c);
+    mView.look.log2BlockWidth = c.choice().log2BlockWidth;
 }
 
 void Session::frameView()

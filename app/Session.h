@@ -72,7 +72,8 @@ public:
     /// renderer made for its grid. The view is kept (the caller resets it for another scene).
     /// `scalars`, when given, replaces the constructor's; it applies to smoke scenes (heat ones keep float).
     /// `tapTable`, when given, replaces the constructor's (every scene).
-    void reload(const std::string& sceneName, Backend backend, const StencilChoice& choice,
+    /// The backend is the one `choice` was checked for.
+    void reload(const std::string& sceneName, const CheckedChoice& choice,
                 std::optional<ScalarStorage> scalars = {}, std::optional<TapTableMode> tapTable = {});
 
     /// One frame: every solver steps (if asked), the first one's field goes to the renderer when
@@ -88,7 +89,7 @@ public:
     render::CapturedImage capture();
 
     /// Switches the first solver's resolvers or block width; the state is kept, the view follows.
-    void setChoice(const StencilChoice& c);
+    void setChoice(const CheckedChoice& c);
     /// The camera framing the grid again, and following it as the topology grows (the box of
     /// every grid since, so it only ever widens) until stopFollowing().
     void frameView();
