@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The grids vbm-bench runs on, on the host: the built-in sphere shells and the grids of .nvdb
-// files. No GPU needed (vbm-bench --cpu runs on these alone).
+// files. No GPU needed (vbm-bench --backend cpu runs on these alone).
 #pragma once
 
 #include "GridGenerators.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// vbm-bench --cpu (see CpuBench.h): per grid and channel count, one sidecar; an independent
+// vbm-bench --backend cpu (see CpuBench.h): per grid and channel count, one sidecar; an independent
 // oracle (NanoVDB's ReadAccessor, taps in our order) for the 27-tap and 7-tap sums; every
 // variant run once and checked against it (ours and OpenVDB's accessor peers bitwise, the tools
 // within their tolerance); then the interleaved rounds and the tables.
@@ -185,7 +185,7 @@ int runCpuBench(const Options& opt, std::map<std::string, std::vector<BenchGrid>
     CpuBenchResults res;
     res.device = cpuDescription();
     res.peerVersion = OpenVdbPeers::version();
-    std::printf("# vbm-bench --cpu\n\ndevice: %s; peers: %s; commit %s; %d warm-up + %d timed rounds, interleaved; "
+    std::printf("# vbm-bench --backend cpu\n\ndevice: %s; peers: %s; commit %s; %d warm-up + %d timed rounds, interleaved; "
                 "median ms (min-max)\n\n",
                 res.device.c_str(), res.peerVersion.empty() ? "none (built without OpenVDB)" : res.peerVersion.c_str(),
                 gitCommit(), opt.warmup, opt.rounds);

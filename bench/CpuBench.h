@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// vbm-bench --cpu: the bench's consumer on the CPU, all cores, our six resolvers through the
+// vbm-bench --backend cpu: the bench's consumer on the CPU, all cores, our six resolvers through the
 // solver's CPU executor (and the shared form of the defaults) beside OpenVDB's peers, on the
 // same grid, values and cores, in interleaved rounds; every output checked. Needs no GPU.
 #pragma once

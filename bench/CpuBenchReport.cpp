@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// vbm-bench --cpu's tables and JSON (see CpuBenchReport.h).
+// vbm-bench --backend cpu's tables and JSON (see CpuBenchReport.h).
 #include "CpuBenchReport.h"
 
 #include "BenchReport.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// What vbm-bench --cpu reports: one row per timed variant, the markdown tables (the GPU
+// What vbm-bench --backend cpu reports: one row per timed variant, the markdown tables (the GPU
 // bench's shape: our resolvers by block width, then the peers) and the JSON.
 #pragma once
 

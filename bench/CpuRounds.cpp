@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// vbm-bench --cpu's interleaved rounds (see CpuRounds.h).
+// vbm-bench --backend cpu's interleaved rounds (see CpuRounds.h).
 #include "CpuRounds.h"
 
 #include <chrono>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// vbm-bench --cpu's timing: every variant once per round in a fixed order (interleaved, so drift
+// vbm-bench --backend cpu's timing: every variant once per round in a fixed order (interleaved, so drift
 // and a busy neighbour fall on all variants alike), each run between two steady-clock reads.
 #pragma once
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// vbm-bench --cpu's consumer runs (see CpuVariants.h).
+// vbm-bench --backend cpu's consumer runs (see CpuVariants.h).
 #include "CpuVariants.h"
 
 #include "vbm/CpuBlockSkeleton.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// vbm-bench --cpu, our side: the bench's consumer (sum C interleaved sidecar channels over a
+// vbm-bench --backend cpu, our side: the bench's consumer (sum C interleaved sidecar channels over a
 // resolver's taps in tap order, write C floats per voxel) through the CPU form of the block
 // skeleton (what the solver's CPU executor, HostExec, runs every stencil pass through), or through the shared form (the GPU's code,
 // slot by slot, on host threads) to show what the CPU form gains.

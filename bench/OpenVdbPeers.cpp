@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// vbm-bench --cpu's OpenVDB peers (see OpenVdbPeers.h). Our NanoVDB leaves and OpenVDB's have
+// vbm-bench --backend cpu's OpenVDB peers (see OpenVdbPeers.h). Our NanoVDB leaves and OpenVDB's have
 // the same 8^3 layout at the same origins (both trees are 5-4-3), so a voxel's offset in its
 // leaf is the same number on both sides: the grids are filled and read back leaf by leaf.
 #include "OpenVdbPeers.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// vbm-bench --cpu's peers from OpenVDB 10 (Debian's libopenvdb-dev): the same grid and sidecar
+// vbm-bench --backend cpu's peers from OpenVDB 10 (Debian's libopenvdb-dev): the same grid and sidecar
 // channels as one FloatGrid per channel, and four ways a user of OpenVDB computes a stencil on
 // them, on all cores (TBB). Each peer's output comes back in our layout (C floats per value
 // index) with the check that applies to it. OpenVDB stays inside OpenVdbPeers.cpp.

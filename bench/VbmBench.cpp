@@ -33,7 +33,7 @@ int run(int argc, char** argv)
     auto fileGrids = bench::loadFileGrids(opt.grids);
     if (opt.cpu) return bench::runCpuBench(opt, fileGrids);
 #if !defined(VBM_HAVE_CUDA)
-    std::fprintf(stderr, "%s: this build has no CUDA backend (built without nvcc): only --cpu runs\n", Program);
+    std::fprintf(stderr, "%s: this build has no CUDA backend (built without nvcc): only --backend cpu runs\n", Program);
     return 2;
 #else
     if (const std::string why = vbm::cudaUnavailableReason(); !why.empty()) {

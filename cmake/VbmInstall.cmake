@@ -6,7 +6,7 @@
 # subdirectories, so the targets it installs exist.
 #
 # Decisions, and why:
-# - Headers by pattern: install(DIRECTORY ... FILES_MATCHING "*.h" "*.cuh") reads solver/vbm/
+# - Headers by pattern: install(DIRECTORY ... FILES_MATCHING "*.h" "*.cuh") reads vbm/include/vbm/
 #   at install time. The house rule is explicit source lists, but the folder *is* the public
 #   API (DESIGN.md: header-only, NanoVDB only), others add headers to it, and a second list
 #   of them here would drift from the folder; the pattern keeps the CMakeLists.txt there out.
@@ -14,7 +14,7 @@
 #   header that reaches outside the folder fails the tests instead of the user.
 # - The package's vbm::vbm is written by hand (cmake/vbm-fluidConfig.cmake.in), not exported
 #   from the build's target: the build's vbm carries the build tree's include root (a link
-#   to solver/vbm) and links nanovdb::headers, a target of ours that is only a path and a
+#   to vbm/include/vbm) and links nanovdb::headers, a target of ours that is only a path and a
 #   definition. Exporting it would mean installing a NanoVDB target that is not ours.
 # - NanoVDB is never copied into the install. The package records the include directory this
 #   build used (and its version) as its default and finds it again at find_package time;
@@ -33,7 +33,7 @@ endif()
 set(VBM_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/vbm-fluid" CACHE STRING
     "Where the vbm-fluid CMake package goes, relative to the install prefix")
 
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/solver/vbm/"
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/vbm/include/vbm/"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/vbm"
         COMPONENT vbm
         FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")

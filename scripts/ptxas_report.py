@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 
-# vbm::Resolver's enumerators in order (solver/vbm/Resolver.h).
+# vbm::Resolver's enumerators in order (vbm/include/vbm/Resolver.h).
 RESOLVERS = ["NanoVDB13", "computeBoxStencil", "forEachBoxStencil", "computeBoxStencilCached",
              "forEachBoxStencilCached", "computeCrossStencil", "computeCrossStencilCached"]
 

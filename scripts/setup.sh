@@ -24,7 +24,7 @@ fi
 # Xvfb (xvfb-run needs xauth). The fuzz targets need clang with libFuzzer and the sanitizer
 # runtimes (libclang-rt-dev), and llvm-symbolizer (llvm) for readable sanitizer stacks.
 # Meshes in: assimp reads them (libassimp-dev), OpenVDB 10 voxelizes them (libopenvdb-dev; its
-# headers also need Boost's; also vbm-bench --cpu's peer and the .vdb writer); the mesh tests and
+# headers also need Boost's; also vbm-bench --backend cpu's peer and the .vdb writer); the mesh tests and
 # the smoke-mesh scene use Debian's models (assimp-testmodels, under /usr/share/assimp/models).
 # scripts/plot-bench.py draws the bench charts with matplotlib (python3-matplotlib; its test: PlotBench.*).
 # Blender (blender) renders an exported .vdb sequence in BlenderExport.RendersAnExportedSequence.

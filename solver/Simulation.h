@@ -5,19 +5,19 @@
 // and SolverCuda.cu only.
 #pragma once
 
-#include "ActiveSetRebuild.h"
-#include "Advection.h"
-#include "ConjugateGradient.h"
-#include "Domain.h"
-#include "ExecRegion.h"
-#include "Fields.h"
-#include "HeatStep.h"
-#include "Multigrid.h"
-#include "PhaseTimer.h"
-#include "Projection.h"
-#include "SmokeSources.h"
+#include "domain/ActiveSetRebuild.h"
+#include "steps/Advection.h"
+#include "steps/ConjugateGradient.h"
+#include "domain/Domain.h"
+#include "exec/ExecRegion.h"
+#include "domain/Fields.h"
+#include "steps/HeatStep.h"
+#include "steps/Multigrid.h"
+#include "exec/PhaseTimer.h"
+#include "steps/Projection.h"
+#include "steps/SmokeSources.h"
 #include "SolverEngine.h"
-#include "StencilRunner.h"
+#include "exec/StencilRunner.h"
 
 namespace vbm::solver {
 

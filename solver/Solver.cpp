@@ -4,9 +4,9 @@
 // memory and the choice its passes run with.
 #include "Solver.h"
 
-#include "ActiveSet.h"
+#include "domain/ActiveSet.h"
 #include "DeviceQueries.h"
-#include "Fields.h"
+#include "domain/Fields.h"
 #include "MemoryPlan.h"
 #include "ResolverRules.h"
 #include "SolverEngine.h"

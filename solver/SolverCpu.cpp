@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The solver's CPU backend: the simulation over the host executor.
-#include "HostExec.h"
-#include "HostTopology.h"
+#include "exec/HostExec.h"
+#include "domain/HostTopology.h"
 #include "Simulation.h"
 
 namespace vbm::solver {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The solver's CUDA backend: the simulation over the CUDA executor.
-#include "CudaExec.cuh"
-#include "CudaTopology.cuh"
+#include "exec/CudaExec.cuh"
+#include "domain/CudaTopology.cuh"
 #include "Simulation.h"
 
 namespace vbm::solver {

@@ -5,7 +5,7 @@
 // backend memory and for the choice its passes run with (held once, by its StencilRunner).
 #pragma once
 
-#include "Fields.h"
+#include "domain/Fields.h"
 #include "FrameTimings.h"
 #include "Scene.h"
 #include "SolverTypes.h"

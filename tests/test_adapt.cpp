@@ -3,11 +3,11 @@
 // the active-set rule against a brute-force reference, the rebuild's remap (retained voxels keep
 // their bits), a blob carried by a uniform wind, and resolver and width identity with adaptation
 // on (smoke in open air, with its iteration bounds: test_open_air.cpp).
-#include "ActiveSet.h"
-#include "ActiveSetRebuild.h"
+#include "domain/ActiveSet.h"
+#include "domain/ActiveSetRebuild.h"
 #include "AdaptChecks.h"
-#include "HostTopology.h"
-#include "PhaseTimer.h"
+#include "domain/HostTopology.h"
+#include "exec/PhaseTimer.h"
 #include "Solver.h"
 
 #include <gtest/gtest.h>

@@ -5,10 +5,10 @@
 // resolver and width identity with adaptation on, and 1,000 steps of smoke-open. GPU tests: they
 // skip, saying why, where no CUDA GPU is usable.
 #include "AdaptChecks.h"
-#include "CudaExec.cuh"
-#include "CudaTopology.cuh"
+#include "exec/CudaExec.cuh"
+#include "domain/CudaTopology.cuh"
 #include "DeviceQueries.h"
-#include "HostTopology.h"
+#include "domain/HostTopology.h"
 #include "Solver.h"
 
 #include <gtest/gtest.h>

@@ -2,10 +2,10 @@
 // The Domain (grid, VBM at both widths, the Laplacian's diagonal, the multigrid levels) and the
 // Fields' workspace table, on the CPU executor: a Domain rebuilt from a new grid is the Domain
 // made from that grid, and no two temporaries that a step uses at once share an array.
-#include "Domain.h"
-#include "Fields.h"
+#include "domain/Domain.h"
+#include "domain/Fields.h"
 #include "GridGenerators.h"
-#include "HostExec.h"
+#include "exec/HostExec.h"
 #include "Scene.h"
 #include "vbm/BuildVoxelBlockManager.h"
 

@@ -4,7 +4,7 @@
 // pairs bitwise the float bodies on the pairs' values; and whole runs (MacCormack and
 // semi-Lagrangian, fire, an adaptive open domain) that hold only halves, take 4 B per voxel
 // less and stay within the stated error of the float run (docs/solver.md, "Half storage").
-#include "HostExec.h"
+#include "exec/HostExec.h"
 #include "Solver.h"
 #include "kernels/AdvectionBodies.h"
 #include "kernels/HalfFloat.h"

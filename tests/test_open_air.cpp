@@ -3,11 +3,11 @@
 // not speed), the margin rule, nothing above the threshold lost at the set's edge, the pressure
 // solve's iteration bound on a closed ball, an open plume and an open plume round an obstacle,
 // the built-in open scenes for 300 steps, the emitter noise, and the statements' errors.
-#include "ActiveSetRebuild.h"
+#include "domain/ActiveSetRebuild.h"
 #include "AdaptChecks.h"
-#include "ExecRegion.h"
-#include "HostExec.h"
-#include "Multigrid.h"
+#include "exec/ExecRegion.h"
+#include "exec/HostExec.h"
+#include "steps/Multigrid.h"
 #include "Solver.h"
 #include "kernels/ActiveSetBodies.h"
 #include "kernels/EmitterNoise.h"

@@ -6,7 +6,7 @@
 // tree, in one block or spread over blocks above FinishSplitAbove partials. The data mixes
 // magnitudes over 60 binary orders, so another order gives other bits. GPU tests: they skip,
 // saying why, where no CUDA GPU is usable.
-#include "CudaExec.cuh"
+#include "exec/CudaExec.cuh"
 #include "DeviceQueries.h"
 #include "kernels/CgBodies.h"
 

@@ -4,7 +4,7 @@
 // new extrema), the plume stays finite for 1,000 steps, and
 // the smoke scene fits in 80 bytes per active voxel.
 #include "GridGenerators.h"
-#include "HostExec.h"
+#include "exec/HostExec.h"
 #include "Solver.h"
 #include "kernels/AdvectionBodies.h"
 #include "kernels/SourceBodies.h"

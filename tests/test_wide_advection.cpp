@@ -4,7 +4,7 @@
 // alike; a whole-voxel displacement moves every value exactly; MacCormack's correction makes
 // no new extrema; and the solver's fields stay bitwise the same for every advection resolver.
 #include "GridGenerators.h"
-#include "HostExec.h"
+#include "exec/HostExec.h"
 #include "Solver.h"
 #include "kernels/WideAdvectionBodies.h"
 #include "vbm/BuildVoxelBlockManager.h"

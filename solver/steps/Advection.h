@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+// Smoke's advection: density, temperature and the centred velocity carried semi-Lagrangian by
+// the centred velocity, in as many substeps as keep the CFL number at most max_cfl; with
+// `advection maccormack` (the default), density and temperature then get MacCormack's limited
+// correction, a second pass. With max_cfl <= 1 a departure point stays within the 27 box taps
+// and both passes run through the advection resolver (box resolvers only: StepKind::Advection).
+// With max_cfl in (1, 7] they are voxel passes that find the trilinear corners up to 7 voxels
+// away through the leaf's box row (kernels/WideAdvectionBodies.h): from the per-leaf table
+// when the advection resolver is a cached one, by tree walks otherwise; the same result.
+//
+// Decision: the velocity stays semi-Lagrangian. Its arrays are placed so that a substep holds
+// 5 temporaries (with the face channels, dead between SmokeSources, which made the centres from
+// them, and Projection, which makes them again): the forward density, temperature and w go into
+// the faces U, V, W, u and v into Temp::AdvectedU/V; MacCormack's corrections of density,
+// temperature (and fire's fuel) go into the centred velocity's arrays, which the correction
+// reads only at its own voxel, before it writes there (MacCormackCorrect), and which the
+// forward results have replaced. A separate output array per correction would cost 8 B per voxel.
+#pragma once
+
+#include "domain/Domain.h"
+#include "domain/Fields.h"
+#include "exec/PhaseTimer.h"
+#include "ResolverRules.h"
+#include "exec/StencilRunner.h"
+#include "kernels/AdvectionBodies.h"
+#include "kernels/WideAdvectionBodies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace vbm::solver {
+
+template <class Exec>
+class Advection {
+public:
+    static constexpr StepKind Kind = StepKind::Advection;
+
+    Advection(StencilRunner<Exec>& run, Domain<Exec>& domain, Fields<Exec>& fields)
+        : mRun(run), mDomain(domain), mFields(fields)
+    {
+    }
+
+    /// Advects from the centred velocity in Temp::CentreU/V/W, which it leaves advected there;
+    /// returns the substeps taken.
+    int run(const SimulationParams& p, PhaseTimer<Exec>& timer)
+    {
+        Fields<Exec>& f = mFields;
+        const auto t = timer.start();
+        const double vmax =
+            mRun.exec().maxAbs(f[Temp::CentreU], f[Temp::CentreV], f[Temp::CentreW], mDomain.valueCount());
+        const double cfl = vmax * p.dt / p.voxelSize;
+        const double maxCfl = std::min(double(WideReach), p.maxCfl);
+        // Checked before the conversion to int: an infinite or huge CFL does not fit one.
+        if (!std::isfinite(cfl) || cfl / maxCfl > 10000)
+            throw NonFiniteError("the velocity blew up (CFL " + std::to_string(cfl) + ")");
+        const int substeps = std::max(1, int(std::ceil(cfl / maxCfl)));
+        const bool wide = maxCfl > 1.0;
+        for (int s = 0; s < substeps; ++s)
+            substep(float(p.dt / substeps / p.voxelSize), p.advection == AdvectionScheme::MacCormack, wide);
+        timer.stop(Phase::Advection, t);
+        return substeps;
+    }
+
+private:
+    void substep(float dtOverH, bool macCormack, bool wide)
+    {
+        const bool fuel = mFields.has(Channel::Fuel), half = mFields.halfScalars();
+        if (fuel)
+            half ? substepWith<AdvectedChannels + 1, true>(dtOverH, macCormack, wide)
+                 : substepWith<AdvectedChannels + 1, false>(dtOverH, macCormack, wide);
+        else
+            half ? substepWith<AdvectedChannels, true>(dtOverH, macCormack, wide)
+                 : substepWith<AdvectedChannels, false>(dtOverH, macCormack, wide);
+    }
+
+    /// A box body through the advection resolver, or (wide) its WideBody over the voxels.
+    template <template <int, bool> class WideBody, int N, bool Half, template <int, bool> class BoxBody>
+    void pass(const BoxBody<N, Half>& body, bool wide)
+    {
+        if (!wide) return mRun.box(mDomain.fine(), body);
+        const ExecGrid<Exec>& fine = mDomain.fine();
+        const LeafReach reach{fine.grid(), isCachedResolver(mRun.choice().advection) ? fine.view(7).boxTable : nullptr};
+        mRun.voxels(fine, WideBody<N, Half>{body, reach});
+    }
+
+    /// One substep of density, temperature, the centred velocity and (N = 6: fire scenes) fuel.
+    /// Half: density and temperature are read as half pairs (Channel::Density's array) and
+    /// advected into floats in the faces U and V as with float storage; the correction (or, for
+    /// semi-Lagrangian, PackScalars) makes the pairs of the result.
+    template <int N, bool Half>
+    void substepWith(float dtOverH, bool macCormack, bool wide)
+    {
+        constexpr bool Fuel = N > AdvectedChannels;
+        Fields<Exec>& f = mFields;
+        float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
+        const ScalarPairs s = f.scalars();
+        Advect<N, Half> a{cu,
+                          cv,
+                          cw,
+                          dtOverH,
+                          {s.density, s.temperature, cu, cv, cw},
+                          {f[Channel::U], f[Channel::V], f[Temp::AdvectedU], f[Temp::AdvectedV], f[Channel::W]}};
+        if constexpr (Fuel) a.in[N - 1] = f[Channel::Fuel], a.out[N - 1] = f[Temp::AdvectedFuel];
+        pass<WideAdvect>(a, wide);
+        if (macCormack) {
+            // each voxel's correction over its own velocity, which the forward pass has replaced
+            constexpr int M = Fuel ? 3 : 2;
+            MacCormackCorrect<M, Half> c{cu,
+                                         cv,
+                                         cw,
+                                         dtOverH,
+                                         {s.density, s.temperature},
+                                         {f[Channel::U], f[Channel::V]},
+                                         {cu, Half ? nullptr : cv}};
+            if constexpr (Fuel) c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = cw;
+            pass<WideMacCormackCorrect>(c, wide);
+            f.swap(Channel::Density, Temp::CentreU);
+            if constexpr (!Half) f.swap(Channel::Temperature, Temp::CentreV);
+            if constexpr (Fuel) f.swap(Channel::Fuel, Temp::CentreW);
+        } else {
+            if constexpr (Half)
+                mRun.exec().elements(mDomain.valueCount(), PackScalars{f[Channel::U], f[Channel::V], f[Channel::U]});
+            f.swap(Channel::Density, Channel::U);
+            if constexpr (!Half) f.swap(Channel::Temperature, Channel::V);
+            if constexpr (Fuel) f.swap(Channel::Fuel, Temp::AdvectedFuel);
+        }
+        f.swap(Temp::CentreU, Temp::AdvectedU);
+        f.swap(Temp::CentreV, Temp::AdvectedV);
+        f.swap(Channel::W, Temp::CentreW);
+    }
+
+    StencilRunner<Exec>& mRun;
+    Domain<Exec>& mDomain;
+    Fields<Exec>& mFields;
+};
+
+} // namespace vbm::solver
