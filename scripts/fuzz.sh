@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The libFuzzer targets of tests/fuzz: builds them into build-fuzz/ (clang, ASan+UBSan,
+# The libFuzzer targets of tests/fuzz: builds them into build-fuzz/ or VBM_FUZZ_BUILD (clang, ASan+UBSan,
 # VBM_CUDA=OFF), replays the saved findings of tests/fuzz/findings/<target>/, then fuzzes each
 # target for a bounded time from its seeds (tests/fuzz/corpus/<target>/; *.gz are unpacked).
 # Fails on the first crash, sanitizer report, timeout or out-of-memory, and prints the input
@@ -87,7 +87,7 @@ for t in "${targets[@]}"; do
   bin="$build/bin/$t"
   read -r -a lim <<<"$(limits "$t")"
   common=(-rss_limit_mb=4096 "${lim[@]}")
-  # Seeds: the checked-in corpus, gzipped files unpacked; the working corpus grows in build-fuzz/.
+  # Seeds: the checked-in corpus, gzipped files unpacked; the working corpus grows in the build folder.
   seeds="$build/fuzz/$t/seeds" work="$build/fuzz/$t/corpus" art="$build/fuzz/$t/artifacts"
   rm -rf "$seeds" "$art" && mkdir -p "$seeds" "$work" "$art"
   for f in "$root/tests/fuzz/corpus/$t"/*; do
@@ -132,7 +132,7 @@ for t in "${targets[@]}"; do
     done
     [ ${#models[@]} -gt 0 ] || die "VBM_FUZZ_MESH_MODELS=1: no /usr/share/assimp/models (scripts/setup.sh installs assimp-testmodels)"
   fi
-  say "$t: fuzzing $runs runs (seed $fuzzSeed, at most ${seconds}s) from $(ls "$seeds" | wc -l) seeds (+ $(ls "$work" | wc -l) in build-fuzz/fuzz/$t/corpus${models:+, + ${#models[@]} assimp model folders})"
+  say "$t: fuzzing $runs runs (seed $fuzzSeed, at most ${seconds}s) from $(ls "$seeds" | wc -l) seeds (+ $(ls "$work" | wc -l) in ${build#"$root"/}/fuzz/$t/corpus${models:+, + ${#models[@]} assimp model folders})"
   # shellcheck disable=SC2086 # VBM_FUZZ_ARGS is a list of flags
   if "$bin" "${common[@]}" -seed="$fuzzSeed" -runs="$runs" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$art/" \
     ${VBM_FUZZ_ARGS:-} "$work" "$seeds" "${models[@]}" >"$build/fuzz/$t/fuzz.log" 2>&1; then
@@ -140,7 +140,7 @@ for t in "${targets[@]}"; do
   else
     tail -n 80 "$build/fuzz/$t/fuzz.log"
     show_artifacts "$art"
-    say "FAILED: $t found a crash, sanitizer report, timeout or out-of-memory (output above; log build-fuzz/fuzz/$t/fuzz.log)"
+    say "FAILED: $t found a crash, sanitizer report, timeout or out-of-memory (output above; log ${build#"$root"/}/fuzz/$t/fuzz.log)"
     failed+=("$t: fuzzing")
   fi
 done
