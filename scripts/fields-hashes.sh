@@ -31,8 +31,8 @@ resolvers=(computeBoxStencil forEachBoxStencil computeBoxStencilCached forEachBo
   computeCrossStencil computeCrossStencilCached)
 [ "$backend" = cuda ] && resolvers=(NanoVDB13 "${resolvers[@]}")
 
-scenes=(heat-shell heat-block smoke-plume smoke-plume-4m "$work/smoke-vorticity.scene" "$work/smoke-jacobi.scene"
-  "$work/heat-block-explicit.scene")
+scenes=(heat-shell heat-block smoke-plume smoke-plume-4m smoke-open smoke-open-4m smoke-mesh fire fire-small
+  "$work/smoke-vorticity.scene" "$work/smoke-jacobi.scene" "$work/heat-block-explicit.scene")
 [ -n "${SCENES:-}" ] && read -r -a scenes <<<"$SCENES" # a subset, by name (built-ins) or path
 for scene in "${scenes[@]}"; do
   [ -f "$work/$scene.scene" ] && scene="$work/$scene.scene" # a variant above, by name
