@@ -113,15 +113,21 @@ size_t valueCount(const HostGridHandle& grid)
     return index ? size_t(index->valueCount()) : 0;
 }
 
+/// Copies each of `names` of `solver` into `f` where placeField puts it.
+void placeFields(VdbFrame& f, const Solver& solver, const std::vector<std::string>& names, bool vdb)
+{
+    const bool heat = solver.kind() == SimulationKind::Heat;
+    for (const std::string& name : names)
+        placeField(f, name, solver.field(name), vdb, heat);
+}
+
 } // namespace
 
 VdbFrame currentFrame(const Session& session, bool vdb, int frame)
 {
     const Solver& solver = session.solver();
     VdbFrame f = frameFacts(session, solver.grid(), frame);
-    const bool heat = solver.kind() == SimulationKind::Heat;
-    for (const std::string& name : solver.fieldNames())
-        placeField(f, name, solver.field(name), vdb, heat);
+    placeFields(f, solver, solver.fieldNames(), vdb);
     return f;
 }
 
@@ -137,8 +143,7 @@ FrameExport::Job FrameExport::queuedFrame(const Session& session, int frame)
     job.count = valueCount(grid);
     job.frame = frameFacts(session, std::move(grid), frame);
     if (!mCopies || !mCopies->fits(job.names.size(), job.count)) {
-        for (const std::string& name : job.names)
-            placeField(job.frame, name, solver.field(name), mVdb, job.heat);
+        placeFields(job.frame, solver, job.names, mVdb);
         job.bytes = heldBytes(job.frame);
         return job;
     }
