@@ -121,9 +121,11 @@ double estimatedSolverBytes(const Scene& scene, double voxels, bool tapTable)
 
 double estimatedSetupHostBytesPerVoxel(const Scene& scene)
 {
-    // 12 B of coordinates, about 5 B in the builder's leaves, the grid's 1-2 B, then the initial
-    // fields the scene keeps (temperature, density and the emitter for smoke; temperature and
-    // fixed for heat) and one packed copy while they go up.
+    // 12 B of coordinates (a shell, a level set or a mesh lists its voxels; a ball or a box is
+    // built by leaf without them, so for those this is an upper bound), about 5 B in the
+    // builder's leaves, the grid's 1-2 B, then the initial fields the scene keeps (temperature,
+    // density and the emitter for smoke; temperature and fixed for heat) and one packed copy
+    // while they go up.
     const double fields = isSmoke(scene) ? 3 * 4 : 2 * 4;
     return 12 + 5 + 2 + fields + 4;
 }

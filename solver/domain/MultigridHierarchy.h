@@ -94,17 +94,7 @@ public:
     }
 
     /// The voxels c >> 1 of g (in host memory), as a new grid.
-    static HostGridHandle coarsened(const IndexGrid* g)
-    {
-        std::vector<nanovdb::Coord> coarse;
-        coarse.reserve(g->activeVoxelCount() / 4);
-        for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
-            for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on) {
-                const auto c = leaves(g)[i].offsetToGlobalCoord(*on);
-                coarse.emplace_back(c[0] >> 1, c[1] >> 1, c[2] >> 1);
-            }
-        return indexGridFromCoords(coarse);
-    }
+    static HostGridHandle coarsened(const IndexGrid* g) { return indexGridFromLeaves(coarsenedLeaves(g)); }
 
     const std::vector<CoarseLevel<Exec>>& levels() const { return mLevels; }
     std::vector<CoarseLevel<Exec>>& levels() { return mLevels; }

@@ -2,9 +2,6 @@
 // Built-in OnIndex grids (see GridGenerators.h).
 #include "GridGenerators.h"
 
-#include <nanovdb/tools/CreateNanoGrid.h>
-#include <nanovdb/tools/GridBuilder.h>
-
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -13,17 +10,8 @@ namespace vbm {
 
 HostGridHandle indexGridFromCoords(const std::vector<nanovdb::Coord>& coords, const BuildProgress& progress)
 {
-    nanovdb::tools::build::Grid<float> grid(0.f);
-    auto acc = grid.getAccessor();
-    constexpr size_t Chunk = size_t(1) << 22;
-    for (size_t n = 0; n < coords.size(); ++n) {
-        if (progress && n % Chunk == 0) progress("placing voxels in the grid builder", double(n) / double(coords.size()));
-        acc.setValue(coords[n], 1.f);
-    }
-    if (progress) progress("converting to a NanoVDB index grid", 0.0);
-    // channels 0, no stats, no tile values: leaves are indexed contiguously from 1.
-    return nanovdb::tools::createNanoGrid<nanovdb::tools::build::Grid<float>, nanovdb::ValueOnIndex>(grid, 0u, false,
-                                                                                                     false);
+    if (progress) progress("grouping the voxels by leaf", 0.0);
+    return indexGridFromLeaves(leavesOfCoords(coords), progress);
 }
 
 HostGridHandle makeSphereShell(double radius, double thickness, nanovdb::Coord centre, const BuildProgress& progress)

@@ -307,10 +307,16 @@ void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
 {
     const IndexGrid* g = scene.grid.grid<nanovdb::ValueOnIndex>();
     const uint64_t n = vbmExtent(g, 7).lastOffset + 1;
-    const auto forEachVoxel = [&](const std::function<void(uint64_t, const nanovdb::Coord&)>& f) {
-        for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
+    // f at every voxel of the leaves that reach `within` (a billion-voxel domain's emitter
+    // touches a few of its leaves: visiting only those keeps the set-up short).
+    const auto forEachVoxel = [&](const nanovdb::CoordBBox& within,
+                                  const std::function<void(uint64_t, const nanovdb::Coord&)>& f) {
+        for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i) {
+            const nanovdb::Coord o = leaves(g)[i].origin();
+            if (!within.hasOverlap(nanovdb::CoordBBox(o, o + nanovdb::Coord(7)))) continue;
             for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on)
                 f(leaves(g)[i].getValue(*on), leaves(g)[i].offsetToGlobalCoord(*on));
+        }
     };
     const std::string& key = l.words[0];
     if (l.words.size() < 2) fail(source, l.number, "'" + key + "' needs a shape");
@@ -332,7 +338,7 @@ void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
         const Sphere s = sphereOf(source, l, 2);
         const double amp = number(source, l, 6);
         if (!(s[3] > 0)) fail(source, l.number, "sigma must be positive");
-        forEachVoxel([&](uint64_t i, const nanovdb::Coord& c) {
+        forEachVoxel(g->indexBBox(), [&](uint64_t i, const nanovdb::Coord& c) {
             const double r2 =
                 (c[0] - s[0]) * (c[0] - s[0]) + (c[1] - s[1]) * (c[1] - s[1]) + (c[2] - s[2]) * (c[2] - s[2]);
             (*target)[i] += float(amp * std::exp(-r2 / (2 * s[3] * s[3])));
@@ -342,7 +348,10 @@ void applyFieldLine(const std::string& source, const Line& l, Scene& scene)
         const Sphere s = sphereOf(source, l, 2);
         const float value = key == "emitter" ? 1.f : float(number(source, l, 6));
         uint64_t hit = 0;
-        forEachVoxel([&](uint64_t i, const nanovdb::Coord& c) {
+        const nanovdb::CoordBBox ballBox{
+            nanovdb::Coord(int(std::floor(s[0] - s[3])), int(std::floor(s[1] - s[3])), int(std::floor(s[2] - s[3]))),
+            nanovdb::Coord(int(std::ceil(s[0] + s[3])), int(std::ceil(s[1] + s[3])), int(std::ceil(s[2] + s[3])))};
+        forEachVoxel(ballBox, [&](uint64_t i, const nanovdb::Coord& c) {
             if (!solver::insideBall({s[0], s[1], s[2], s[3]}, c)) return; // the test a rebuild's emitters use
             ++hit;
             if (key == "fixed")

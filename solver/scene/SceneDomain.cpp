@@ -65,8 +65,8 @@ void checkVoxelCount(const std::string& source, const Line& d, double count)
     }
 }
 
-/// The voxels of `domain box` or `domain sphere`, in x, y, z order.
-CoordList boxOrSphereVoxels(const std::string& source, const Line& d, const DomainHooks& hooks)
+/// The voxels of `domain box` or `domain sphere`, by leaf.
+LeafVoxelList boxOrSphereLeaves(const std::string& source, const Line& d, const DomainHooks& hooks)
 {
     const bool sphere = d.words[1] == "sphere";
     double b[6];
@@ -87,27 +87,11 @@ CoordList boxOrSphereVoxels(const std::string& source, const Line& d, const Doma
     if (!(b[3] > b[0] && b[4] > b[1] && b[5] > b[2])) fail(source, d.number, "the box is empty");
     checkVoxelCount(source, d, count);
     if (hooks.beforeBuild) hooks.beforeBuild(count);
-    CoordList coords;
-    coords.reserve(size_t(count * 1.02) + 64);
-    for (int i = int(b[0]); i < int(b[3]); ++i) {
-        if (hooks.progress) hooks.progress("listing the domain's voxels", (i - b[0]) / (b[3] - b[0]));
-        for (int j = int(b[1]); j < int(b[4]); ++j)
-            for (int k = int(b[2]); k < int(b[5]); ++k) {
-                if (sphere && !solver::insideBall({s[0], s[1], s[2], s[3]}, nanovdb::Coord(i, j, k))) continue;
-                coords.emplace_back(i, j, k);
-            }
-    }
-    return coords;
-}
-
-/// Every active voxel of a grid.
-CoordList gridVoxels(const IndexGrid* g)
-{
-    CoordList coords;
-    for (uint32_t i = 0; i < g->tree().nodeCount(0); ++i)
-        for (auto on = leaves(g)[i].valueMask().beginOn(); on; ++on)
-            coords.push_back(leaves(g)[i].offsetToGlobalCoord(*on));
-    return coords;
+    const nanovdb::CoordBBox box{nanovdb::Coord(int(b[0]), int(b[1]), int(b[2])),
+                                 nanovdb::Coord(int(b[3]) - 1, int(b[4]) - 1, int(b[5]) - 1)};
+    const Ball ball{s[0], s[1], s[2], s[3]};
+    return leavesOfShape(
+        box, [&](const nanovdb::Coord& c) { return !sphere || solver::insideBall(ball, c); }, hooks.progress);
 }
 
 } // namespace
@@ -119,7 +103,7 @@ HostGridHandle buildDomain(const std::string& source, const Line& d, const std::
     if (d.words.size() < 2) fail(source, d.number, "'domain' needs a shape: shell, box, sphere, nvdb or open");
     const std::string& shape = d.words[1];
     HostGridHandle grid;
-    CoordList coords;
+    LeafVoxelList leaves; // the domain by leaf, where it is not built at once (the shell)
     if (shape == "shell") {
         expectCount(source, d, 4);
         const double r = number(source, d, 2), t = number(source, d, 3);
@@ -130,7 +114,7 @@ HostGridHandle buildDomain(const std::string& source, const Line& d, const std::
         if (hooks.beforeBuild) hooks.beforeBuild(count);
         grid = makeSphereShell(r, t, nanovdb::Coord(0), hooks.progress);
     } else if (shape == "box" || shape == "sphere") {
-        coords = boxOrSphereVoxels(source, d, hooks);
+        leaves = boxOrSphereLeaves(source, d, hooks);
     } else if (shape == "nvdb") {
         expectCount(source, d, 4);
         if (d.words[3] != "interior" && d.words[3] != "band")
@@ -140,35 +124,34 @@ HostGridHandle buildDomain(const std::string& source, const Line& d, const std::
         std::error_code ec; // a name too long for the system is an error, not an exception
         if (!std::filesystem::exists(p, ec))
             fail(source, d.number, p.string() + (ec ? ": " + ec.message() : ": no such file"));
-        coords = levelSetVoxels(p.string(), d.words[3] == "interior", source, d.number);
+        const CoordList coords = levelSetVoxels(p.string(), d.words[3] == "interior", source, d.number);
         if (hooks.beforeBuild) hooks.beforeBuild(double(coords.size()));
+        leaves = leavesOfCoords(coords);
     } else if (shape == "mesh") {
-        coords = meshLineVoxels(source, d, 1, baseDir);
+        const CoordList coords = meshLineVoxels(source, d, 1, baseDir);
         if (hooks.beforeBuild) hooks.beforeBuild(double(coords.size()));
+        leaves = leavesOfCoords(coords);
     } else {
         fail(source, d.number, "unknown domain shape '" + shape + "' (shell, box, sphere, nvdb, mesh or open)");
     }
     if (!region.obstacles.empty() || region.solid) {
-        if (coords.empty()) coords = gridVoxels(grid.grid<nanovdb::ValueOnIndex>()); // shell: its voxels back out
-        nanovdb::CoordBBox shape;
-        for (const nanovdb::Coord& c : coords)
-            shape.expand(c);
-        checkMeshSizes(source, meshes, shape);
+        if (leaves.empty()) leaves = leavesOfGrid(grid.grid<nanovdb::ValueOnIndex>()); // the shell
+        checkMeshSizes(source, meshes, voxelBounds(leaves));
         const IndexGrid* solid = region.solid ? region.solid.grid<nanovdb::ValueOnIndex>() : nullptr;
         size_t ball = 0;
         for (const Line* r : removes) { // in order, so the error names the line that empties the domain
             if (r->words[1] == "mesh")
-                std::erase_if(coords, [&](const nanovdb::Coord& c) { return solid->tree().isActive(c); });
+                clearVoxels(leaves, [&](const nanovdb::Coord& c) { return solid->tree().isActive(c); });
             else
-                std::erase_if(coords,
-                              [&](const nanovdb::Coord& c) { return solver::insideBall(region.obstacles[ball], c); }),
+                clearVoxels(leaves,
+                             [&](const nanovdb::Coord& c) { return solver::insideBall(region.obstacles[ball], c); }),
                     ++ball;
-            if (coords.empty()) fail(source, r->number, "this 'remove' leaves the domain no voxel");
+            if (voxelCount(leaves) == 0) fail(source, r->number, "this 'remove' leaves the domain no voxel");
         }
     }
-    if (!coords.empty()) {
-        checkVoxelCount(source, d, double(coords.size()));
-        grid = indexGridFromCoords(coords, hooks.progress);
+    if (!leaves.empty()) {
+        checkVoxelCount(source, d, double(voxelCount(leaves)));
+        grid = indexGridFromLeaves(leaves, hooks.progress);
     }
     const IndexGrid* g = grid.grid<nanovdb::ValueOnIndex>();
     if (!g || g->activeVoxelCount() == 0) fail(source, d.number, "the domain has no voxels");
