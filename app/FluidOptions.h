@@ -50,6 +50,7 @@ struct Options {
     int exportEvery = 0;                 ///< headless: --export-every K FILE (0: none)
     std::string exportPattern;           ///< its .vdb or .nvdb file name, %04d for the frame
     int exportWriters = 0;               ///< --export-writers N (0: defaultExportWriters)
+    bool exportCompressed = true;        ///< --export-compression blosc|none
     bool fieldsHash = false;             ///< headless: print Solver::fieldsHash after the last frame
     int checkpointEvery = 0;             ///< headless: --checkpoint-every K DIR (0: none)
     std::string checkpointDir;           ///< its folder (made if missing)

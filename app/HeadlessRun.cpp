@@ -297,7 +297,8 @@ int runHeadless(const Options& o)
     std::unique_ptr<FrameExport> exports;
     if (o.exportEvery) {
         const int writers = o.exportWriters ? o.exportWriters : defaultExportWriters(backend == Backend::Cuda);
-        exports = std::make_unique<FrameExport>(o.exportPattern, o.exportEvery, writers);
+        exports = std::make_unique<FrameExport>(o.exportPattern, o.exportEvery, writers,
+                                                o.exportCompressed ? VdbCompression::Default : VdbCompression::None);
     }
     std::unique_ptr<RunCheckpoints> checkpoints;
     if (o.checkpointEvery) {

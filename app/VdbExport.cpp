@@ -80,7 +80,7 @@ openvdb::Vec3fGrid::Ptr centredVelocity(const nanovdb::NanoGrid<nanovdb::ValueOn
 
 std::string vdbExportWhyNot() { return ""; }
 
-void writeVdbFrame(const std::string& path, const VdbFrame& f)
+void writeVdbFrame(const std::string& path, const VdbFrame& f, VdbCompression compression)
 {
     static const bool initialized = (openvdb::initialize(), true);
     (void)initialized;
@@ -111,7 +111,10 @@ void writeVdbFrame(const std::string& path, const VdbFrame& f)
     std::ofstream os(temporary, std::ios::binary | std::ios::trunc);
     if (!os) throw std::runtime_error("export: cannot write " + temporary);
     try {
-        openvdb::io::Stream(os).write(grids, meta);
+        openvdb::io::Stream stream(os);
+        stream.setCompression(compression == VdbCompression::None ? uint32_t(openvdb::io::COMPRESS_ACTIVE_MASK)
+                                                                  : openvdb::io::Archive::DEFAULT_COMPRESSION_FLAGS);
+        stream.write(grids, meta);
     } catch (const std::exception& e) {
         std::error_code ignored;
         os.close(), std::filesystem::remove(temporary, ignored);
@@ -138,7 +141,7 @@ std::string vdbExportWhyNot()
            "does), so it writes .nvdb only";
 }
 
-void writeVdbFrame(const std::string&, const VdbFrame&) { throw std::runtime_error(vdbExportWhyNot()); }
+void writeVdbFrame(const std::string&, const VdbFrame&, VdbCompression) { throw std::runtime_error(vdbExportWhyNot()); }
 
 #endif
 
