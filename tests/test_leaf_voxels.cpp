@@ -33,8 +33,8 @@ void expectSameBytes(const HostGridHandle& a, const HostGridHandle& b)
 {
     ASSERT_TRUE(a.grid<nanovdb::ValueOnIndex>() && b.grid<nanovdb::ValueOnIndex>());
     EXPECT_EQ(a.grid<nanovdb::ValueOnIndex>()->activeVoxelCount(), b.grid<nanovdb::ValueOnIndex>()->activeVoxelCount());
-    ASSERT_EQ(a.size(), b.size());
-    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size()), 0);
+    ASSERT_EQ(a.bufferSize(), b.bufferSize());
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.bufferSize()), 0);
 }
 
 /// Random voxels in clusters around points on both sides of zero and of the internal nodes'
