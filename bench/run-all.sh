@@ -4,17 +4,18 @@
 # are drawn from. Two steps, since the GPU machine has no matplotlib:
 #
 #   bench/run-all.sh measure [BIN_DIR] [OUT_DIR]   on the GPU machine (defaults: build/bin, docs/bench)
-#   bench/run-all.sh draw [OUT_DIR]                anywhere with python3-matplotlib
+#   bench/run-all.sh draw [OUT_DIR] [TAG]          anywhere with python3-matplotlib
 #
-# measure writes, under OUT_DIR:
-#   bench-h200.json, bench-h200.md        vbm-bench: the six resolvers, NanoVDB's VBM path, the
+# measure writes, under OUT_DIR, with TAG the GPU's model from nvidia-smi (h200, h100, ...;
+# VBM_BENCH_TAG overrides it):
+#   bench-TAG.json, bench-TAG.md          vbm-bench: the six resolvers, NanoVDB's VBM path, the
 #                                         peers and the dense floor on the three shells (C = 1, 8)
-#   solver-smoke-plume-4m-h200.json, .md  vbm-bench --solver smoke-plume-4m: 300 steps, the
+#   solver-smoke-plume-4m-TAG.json, .md   vbm-bench --solver smoke-plume-4m: 300 steps, the
 #                                         default resolvers against computeBoxStencil everywhere
-#   defaults-h200.md                      vbm-fluid's 4.2M plume as shipped and with each flag that
+#   defaults-TAG.md                       vbm-fluid's 4.2M plume as shipped and with each flag that
 #                                         trades speed for memory or results (300 frames each,
 #                                         medians over frames 101-300), fields hashed
-# draw writes the charts (resolvers-*-h200.png, step-smoke-plume-4m-h200.png) beside them.
+# draw writes the charts (resolvers-*-TAG.png, step-smoke-plume-4m-TAG.png; TAG default h200) beside them.
 # Every command is printed before it runs; any failure stops the run (exit 1). VBM_COMMIT names
 # the commit where the tree has no .git (a copy on the GPU machine).
 set -euo pipefail
@@ -26,9 +27,12 @@ measure)
   mkdir -p "$out"
   run() { echo "+ $*" >&2; "$@"; }
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >&2 || true
-  run "$bin/vbm-bench" --json "$out/bench-h200.json" >"$out/bench-h200.md"
-  run "$bin/vbm-bench" --solver smoke-plume-4m --steps 300 --json "$out/solver-smoke-plume-4m-h200.json" \
-    >"$out/solver-smoke-plume-4m-h200.md"
+  model=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -oE '[A-Z][0-9]{2,4}' | head -1 || true)
+  tag=${VBM_BENCH_TAG:-$(echo "${model:-gpu}" | tr '[:upper:]' '[:lower:]')}
+  echo "files tagged $tag" >&2
+  run "$bin/vbm-bench" --json "$out/bench-$tag.json" >"$out/bench-$tag.md"
+  run "$bin/vbm-bench" --solver smoke-plume-4m --steps 300 --json "$out/solver-smoke-plume-4m-$tag.json" \
+    >"$out/solver-smoke-plume-4m-$tag.md"
   tmp=$(mktemp -d)
   configs=("default:" "tap-table-off:--tap-table off" "max-cfl-7:--max-cfl 7" "half:--scalars half")
   for c in "${configs[@]}"; do
@@ -62,17 +66,17 @@ fields = re.search(r"fields hash: ([0-9a-f]{16})", text).group(1)
 print(f"| {sys.argv[3]} | {memory} | {table} | {cell('step')} | {cell('pressure CG')} | {cell('advection')} | {fields} |")
 PY
     done
-  } >"$out/defaults-h200.md"
-  cat "$out/defaults-h200.md"
+  } >"$out/defaults-$tag.md"
+  cat "$out/defaults-$tag.md"
   rm -rf "$tmp"
   ;;
 draw)
-  out=${2:-docs/bench}
-  python3 scripts/plot-bench.py --bench "$out/bench-h200.json" --solver "$out/solver-smoke-plume-4m-h200.md" \
-    --out "$out" --tag h200
+  out=${2:-docs/bench} tag=${3:-h200}
+  python3 scripts/plot-bench.py --bench "$out/bench-$tag.json" --solver "$out/solver-smoke-plume-4m-$tag.md" \
+    --out "$out" --tag "$tag"
   ;;
 *)
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '3,/^[^#]/p' "$0" | sed '$d; s/^# \{0,1\}//'
   [ "$step" = "-h" ] || [ "$step" = "--help" ] && exit 0
   exit 2
   ;;
