@@ -3,13 +3,12 @@
 // then one builder leaf per mask. Placing a billion voxels one by one in NanoVDB's builder took
 // most of a big domain's set-up; a leaf at a time it is 512 times fewer placements.
 #include "GridGenerators.h"
+#include "vbm/HostBlockExecutor.h"
 
 #include <nanovdb/tools/CreateNanoGrid.h>
 #include <nanovdb/tools/GridBuilder.h>
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 #include <unordered_map>
 
 namespace vbm {
@@ -40,28 +39,12 @@ private:
     LeafVoxelList mLeaves;
 };
 
-nanovdb::Coord leafOrigin(const nanovdb::Coord& c) { return nanovdb::Coord(c[0] & ~7, c[1] & ~7, c[2] & ~7); }
+using IndexLeaf = nanovdb::NanoLeaf<nanovdb::ValueOnIndex>;
 
-uint32_t offsetIn(const nanovdb::Coord& c) { return uint32_t((c[0] & 7) << 6 | (c[1] & 7) << 3 | (c[2] & 7)); }
+nanovdb::Coord leafOrigin(const nanovdb::Coord& c) { return c & ~int(IndexLeaf::MASK); }
 
-/// f(i) for i in [0, n), on every hardware thread, each taking the next i when it is free (a
-/// ball's slabs differ in cost, so a static split would leave threads idle).
-template <typename F>
-void parallelFor(size_t n, const F& f)
-{
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < n;)
-            f(i);
-    };
-    const unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(n)));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool)
-        t.join();
-}
+/// Voxel n of the leaf at `origin`.
+nanovdb::Coord voxelOf(const nanovdb::Coord& origin, uint32_t n) { return origin + IndexLeaf::OffsetToLocalCoord(n); }
 
 } // namespace
 
@@ -76,7 +59,7 @@ HostGridHandle indexGridFromLeaves(const LeafVoxelList& leaves, const BuildProgr
         const LeafVoxels& l = leaves[n];
         const uint32_t first = l.mask.findFirst<true>();
         if (first == 512) continue;
-        const nanovdb::Coord c = l.origin + nanovdb::Coord(first >> 6, (first >> 3) & 7, first & 7);
+        const nanovdb::Coord c = voxelOf(l.origin, first);
         // setValue makes the leaf (and its parents) and returns it. The other voxels' values
         // stay 0: an index grid without channels keeps only the mask.
         BuildLeaf* leaf = acc.setValue(c, 1.f);
@@ -96,7 +79,7 @@ LeafVoxelList leavesOfCoords(const std::vector<nanovdb::Coord>& coords)
     for (const nanovdb::Coord& c : coords) {
         const nanovdb::Coord o = leafOrigin(c);
         if (!last || o != lastOrigin) last = &table.at(o), lastOrigin = o; // runs along z share a leaf
-        last->setOn(offsetIn(c));
+        last->setOn(IndexLeaf::CoordToOffset(c));
     }
     return table.take();
 }
@@ -108,13 +91,13 @@ LeafVoxelList leavesOfShape(const nanovdb::CoordBBox& box, const std::function<b
     const nanovdb::Coord lo = leafOrigin(box.min()), hi = leafOrigin(box.max());
     const size_t slabs = size_t((int64_t(hi[0]) - lo[0]) / 8 + 1);
     std::vector<LeafVoxelList> bySlab(slabs);
-    auto slab = [&](size_t s) {
+    auto slab = [&](uint64_t s) {
         const int x0 = lo[0] + int(8 * s);
         for (int y0 = lo[1]; y0 <= hi[1]; y0 += 8)
             for (int z0 = lo[2]; z0 <= hi[2]; z0 += 8) {
                 LeafVoxels l{nanovdb::Coord(x0, y0, z0), nanovdb::Mask<3>()};
-                for (uint32_t n = 0; n < 512; ++n) {
-                    const nanovdb::Coord c = l.origin + nanovdb::Coord(n >> 6, (n >> 3) & 7, n & 7);
+                for (uint32_t n = 0; n < IndexLeaf::SIZE; ++n) {
+                    const nanovdb::Coord c = voxelOf(l.origin, n);
                     if (box.isInside(c) && inside(c)) l.mask.setOn(n);
                 }
                 if (!l.mask.isOff()) bySlab[s].push_back(l);
@@ -125,7 +108,7 @@ LeafVoxelList leavesOfShape(const nanovdb::CoordBBox& box, const std::function<b
     for (size_t first = 0; first < slabs; first += round) {
         if (progress) progress("listing the domain's voxels", double(first) / double(slabs));
         const size_t count = std::min(round, slabs - first);
-        parallelFor(count, [&](size_t i) { slab(first + i); });
+        forEachBlockOnHost(first, first + count, slab); // threads take the next slab when free
     }
     if (progress) progress("listing the domain's voxels", 1.0);
     LeafVoxelList out;
@@ -145,18 +128,13 @@ LeafVoxelList coarsenedLeaves(const nanovdb::NanoGrid<nanovdb::ValueOnIndex>* gr
     const uint32_t count = grid->tree().nodeCount(0);
     const auto* fine = grid->tree().getFirstNode<0>();
     LeafVoxelList parts(count);
-    parallelFor((count + 1023) / 1024, [&](size_t b) {
-        for (size_t i = b * 1024; i < std::min<size_t>(count, (b + 1) * 1024); ++i) {
-            const nanovdb::Coord o = fine[i].origin();
-            const nanovdb::Coord half(o[0] >> 1, o[1] >> 1, o[2] >> 1);
-            LeafVoxels& p = parts[i];
-            p.origin = leafOrigin(half);
-            p.mask = nanovdb::Mask<3>();
-            for (auto on = fine[i].valueMask().beginOn(); on; ++on) {
-                const uint32_t n = *on;
-                p.mask.setOn(offsetIn(half + nanovdb::Coord(int(n >> 6) >> 1, int((n >> 3) & 7) >> 1, int(n & 7) >> 1)));
-            }
-        }
+    forEachBlockOnHost(0, count, [&](uint64_t i) {
+        const nanovdb::Coord half = fine[i].origin() >> 1;
+        LeafVoxels& p = parts[i];
+        p.origin = leafOrigin(half);
+        p.mask = nanovdb::Mask<3>();
+        for (auto on = fine[i].valueMask().beginOn(); on; ++on)
+            p.mask.setOn(IndexLeaf::CoordToOffset(half + (IndexLeaf::OffsetToLocalCoord(*on) >> 1)));
     });
     LeafTable table;
     for (const LeafVoxels& p : parts)
@@ -176,12 +154,10 @@ LeafVoxelList leavesOfGrid(const nanovdb::NanoGrid<nanovdb::ValueOnIndex>* grid)
 
 void clearVoxels(LeafVoxelList& leaves, const std::function<bool(const nanovdb::Coord&)>& cleared)
 {
-    parallelFor((leaves.size() + 1023) / 1024, [&](size_t b) {
-        for (size_t i = b * 1024; i < std::min(leaves.size(), (b + 1) * 1024); ++i) {
-            LeafVoxels& l = leaves[i];
-            for (auto on = l.mask.beginOn(); on; ++on)
-                if (cleared(l.origin + nanovdb::Coord(*on >> 6, (*on >> 3) & 7, *on & 7))) l.mask.setOff(*on);
-        }
+    forEachBlockOnHost(0, leaves.size(), [&](uint64_t i) {
+        LeafVoxels& l = leaves[i];
+        for (auto on = l.mask.beginOn(); on; ++on)
+            if (cleared(voxelOf(l.origin, *on))) l.mask.setOff(*on);
     });
 }
 
@@ -202,7 +178,7 @@ nanovdb::CoordBBox voxelBounds(const LeafVoxelList& leaves)
         const nanovdb::CoordBBox leafBox(l.origin, l.origin + nanovdb::Coord(7));
         if (!box.empty() && box.isInside(leafBox)) continue;
         for (auto on = l.mask.beginOn(); on; ++on)
-            box.expand(l.origin + nanovdb::Coord(*on >> 6, (*on >> 3) & 7, *on & 7));
+            box.expand(voxelOf(l.origin, *on));
     }
     return box;
 }
