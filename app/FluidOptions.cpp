@@ -85,8 +85,8 @@ options (on/off settings take on or off, and the bare flag means on: --fields-ha
   --export-writers N      files --export-every writes at once, each on its own thread
                           (default: on CUDA a quarter of the cores, at most 4; on the CPU 1)
   --export-compression blosc|none  how --export-every's .vdb files store their values:
-                          blosc (default, OpenVDB's own) or none: larger files, written two
-                          to three times as fast (for frames of 100M+ voxels)
+                          blosc (default, OpenVDB's own) or none: larger files, written
+                          faster (a 991M-voxel frame: 24.8 GB in 33.7 s, not 12.4 GB in 46.9 s)
   --fields-hash [on|off]  headless: after the last frame, print a 64-bit hash of every
                           field's bits (FNV-1a, in value-index order): two runs print the
                           same hash when their fields are bitwise the same; no grid is

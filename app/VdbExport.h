@@ -30,8 +30,8 @@ struct VdbFrame {
 std::string vdbExportWhyNot();
 
 /// How a .vdb file's leaves are stored: OpenVDB's default (Blosc, and only the active values),
-/// or only the active values, uncompressed: larger, and written two to three times as fast,
-/// which matters for frames of hundreds of millions of voxels.
+/// or only the active values, uncompressed: larger and faster to write, which matters for
+/// frames of hundreds of millions of voxels (docs/export.md).
 enum class VdbCompression { Default, None };
 
 /// Writes `frame` to `path`, through a temporary file beside it renamed at the end, so no
