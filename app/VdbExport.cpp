@@ -2,7 +2,9 @@
 // One frame as an OpenVDB .vdb file (see VdbExport.h).
 #include "VdbExport.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -24,24 +26,34 @@ namespace {
 
 using IndexLeaf = nanovdb::NanoLeaf<nanovdb::ValueOnIndex>;
 
-/// An OpenVDB grid with the domain's active voxels, each valued value(index, coord), its leaves
-/// made in parallel (NanoVDB and OpenVDB number a leaf's 512 voxels alike: x, then y, then z)
-/// and then handed to the tree, which takes them.
-template <typename GridT, typename Value>
+/// An OpenVDB grid with the domain's active voxels, its leaves made in parallel and then handed
+/// to the tree, which takes them. Each leaf gets the NanoVDB leaf's active mask (both number a
+/// leaf's 512 voxels alike, x, then y, then z, in 64-bit words), then fill(leaf, values,
+/// accessor) writes its active values; the accessor (one per range of leaves, so its cache
+/// serves neighbouring leaves) is for lookups outside the leaf.
+template <typename GridT, typename Fill>
 typename GridT::Ptr gridOverDomain(const nanovdb::NanoGrid<nanovdb::ValueOnIndex>& domain,
-                                   typename GridT::ValueType background, const Value& value)
+                                   typename GridT::ValueType background, const Fill& fill)
 {
     using LeafT = typename GridT::TreeType::LeafNodeType;
     const uint32_t count = domain.tree().nodeCount(0);
     const IndexLeaf* first = domain.tree().getFirstNode<0>();
     std::vector<LeafT*> leaves(count);
     tbb::parallel_for(tbb::blocked_range<uint32_t>(0, count), [&](const tbb::blocked_range<uint32_t>& range) {
+        auto acc = domain.getAccessor();
         for (uint32_t l = range.begin(); l != range.end(); ++l) {
             const IndexLeaf& src = first[l];
             const nanovdb::Coord o = src.origin();
-            auto* leaf = new LeafT(openvdb::Coord(o[0], o[1], o[2]), background, false);
-            for (auto on = src.valueMask().beginOn(); on; ++on)
-                leaf->setValueOn(*on, value(src.getValue(*on), src.offsetToGlobalCoord(*on)));
+            // allocated without the background fill, which only a partial leaf needs
+            auto* leaf = new LeafT(openvdb::PartialCreate(), openvdb::Coord(o[0], o[1], o[2]), background, false);
+            leaf->buffer().allocate();
+            if (!src.valueMask().isOn())
+                std::fill(leaf->buffer().data(), leaf->buffer().data() + LeafT::SIZE, background);
+            typename LeafT::NodeMaskType mask;
+            for (uint32_t w = 0; w < LeafT::NodeMaskType::WORD_COUNT; ++w)
+                mask.template getWord<uint64_t>(w) = src.valueMask().words()[w];
+            leaf->setValueMask(mask);
+            fill(src, leaf->buffer().data(), acc);
             leaves[l] = leaf;
         }
     });
@@ -49,6 +61,19 @@ typename GridT::Ptr gridOverDomain(const nanovdb::NanoGrid<nanovdb::ValueOnIndex
     for (LeafT* leaf : leaves)
         grid->tree().addLeaf(leaf);
     return grid;
+}
+
+/// A scalar field's values into a leaf: a leaf's active voxels hold consecutive value indices
+/// from its first, in voxel order (one copy when the leaf is full).
+void fillScalar(const IndexLeaf& src, float* out, const float* values)
+{
+    const float* from = values + src.data()->firstOffset();
+    if (src.valueMask().isOn()) {
+        std::memcpy(out, from, IndexLeaf::SIZE * sizeof(float));
+        return;
+    }
+    for (auto on = src.valueMask().beginOn(); on; ++on)
+        out[*on] = *from++;
 }
 
 void describe(openvdb::GridBase& grid, const std::string& name, double voxelSize, openvdb::GridClass c)
@@ -59,21 +84,24 @@ void describe(openvdb::GridBase& grid, const std::string& name, double voxelSize
 }
 
 /// The velocity at voxel centres: each axis the mean of the voxel's two faces (its own +face,
-/// and its -neighbour's, or the background's where that neighbour is not active).
+/// and its -neighbour's, or the background's where that neighbour is not active). The
+/// -neighbour is looked up in the leaf itself unless the voxel is on the leaf's low face.
 openvdb::Vec3fGrid::Ptr centredVelocity(const nanovdb::NanoGrid<nanovdb::ValueOnIndex>& domain, const VdbFrame& f)
 {
-    const std::vector<float>* faces[3] = {&f.u, &f.v, &f.w};
-    return gridOverDomain<openvdb::Vec3fGrid>(domain, openvdb::Vec3f(0.f), [&](uint64_t i, const nanovdb::Coord& c) {
-        auto acc = domain.getAccessor();
-        openvdb::Vec3f v;
-        for (int a = 0; a < 3; ++a) {
-            nanovdb::Coord below = c;
-            below[a] -= 1;
-            const std::vector<float>& face = *faces[a];
-            v[a] = 0.5f * (face[i] + face[acc.getValue(below)]);
+    const float* faces[3] = {f.u.data(), f.v.data(), f.w.data()};
+    const auto centred = [&](const IndexLeaf& leaf, openvdb::Vec3f* out, auto& acc) {
+        uint64_t i = leaf.data()->firstOffset();
+        for (auto on = leaf.valueMask().beginOn(); on; ++on, ++i) {
+            const nanovdb::Coord c = leaf.offsetToGlobalCoord(*on), local = IndexLeaf::OffsetToLocalCoord(*on);
+            for (int a = 0; a < 3; ++a) {
+                nanovdb::Coord below = c;
+                below[a] -= 1;
+                const uint64_t j = local[a] > 0 ? leaf.getValue(IndexLeaf::CoordToOffset(below)) : acc.getValue(below);
+                out[*on][a] = 0.5f * (faces[a][i] + faces[a][j]);
+            }
         }
-        return v;
-    });
+    };
+    return gridOverDomain<openvdb::Vec3fGrid>(domain, openvdb::Vec3f(0.f), centred);
 }
 
 } // namespace
@@ -92,8 +120,8 @@ void writeVdbFrame(const std::string& path, const VdbFrame& f, VdbCompression co
         const std::vector<float>& values = scalar.second; // not a structured binding: clang 14's lambdas cannot capture one
         if (values.size() < domain->valueCount())
             throw std::runtime_error("export: field " + name + " is shorter than the domain's value count");
-        auto grid = gridOverDomain<openvdb::FloatGrid>(*domain, values[0],
-                                                       [&](uint64_t i, const nanovdb::Coord&) { return values[i]; });
+        auto grid = gridOverDomain<openvdb::FloatGrid>(
+            *domain, values[0], [&](const IndexLeaf& leaf, float* out, auto&) { fillScalar(leaf, out, values.data()); });
         describe(*grid, name, f.voxelSize, openvdb::GRID_FOG_VOLUME);
         grids.push_back(grid);
     }
