@@ -255,9 +255,10 @@ TEST(VdbExport, AFullDiskStopsTheRunAndLeavesNoPartialFile)
     const fs::path dir = freshFolder("full");
     for (const char* suffix : {".vdb", ".nvdb"}) {
         const std::string file = (dir / (std::string("f_%04d") + suffix)).string();
-        const CommandResult r = runCommand("bash -c 'ulimit -f 64; trap \"\" XFSZ; exec " + Fluid +
-                                           " --headless --backend cpu --render none --scene fire-small --frames 40 "
-                                           "--export-every 20 " + file + "'");
+        // 8 KB: less than the first file, written at frame 2
+        const CommandResult r = runCommand("bash -c 'ulimit -f 8; trap \"\" XFSZ; exec " + Fluid +
+                                           " --headless --backend cpu --render none --scene fire-small --frames 2 "
+                                           "--export-every 2 " + file + "'");
         EXPECT_EQ(r.code, 1) << r.out;
         EXPECT_NE(r.out.find("(is the disk full?); nothing was left under its name"), std::string::npos) << r.out;
         for (const auto& e : fs::directory_iterator(dir))
