@@ -51,6 +51,8 @@ struct Options {
     std::string exportPattern;           ///< its .vdb or .nvdb file name, %04d for the frame
     int exportWriters = 0;               ///< --export-writers N (0: defaultExportWriters)
     bool exportCompressed = true;        ///< --export-compression blosc|none
+    bool exportHalf = false;             ///< --export-precision half (float: false)
+    std::string exportVdbFlag;           ///< the last .vdb-only export flag given ("" if none)
     bool fieldsHash = false;             ///< headless: print Solver::fieldsHash after the last frame
     int checkpointEvery = 0;             ///< headless: --checkpoint-every K DIR (0: none)
     std::string checkpointDir;           ///< its folder (made if missing)

@@ -62,8 +62,8 @@ void checkExportPattern(const std::string& pattern, int every, int frames)
                               std::to_string(frames / every) + " files would replace the last: put %04d in the name");
 }
 
-FrameExport::FrameExport(std::string pattern, int every, int writers, VdbCompression compression)
-    : mPattern(std::move(pattern)), mEvery(every), mVdb(endsWith(mPattern, ".vdb")), mCompression(compression)
+FrameExport::FrameExport(std::string pattern, int every, int writers, VdbStorage storage)
+    : mPattern(std::move(pattern)), mEvery(every), mVdb(endsWith(mPattern, ".vdb")), mStorage(storage)
 {
     const uint64_t freeHost = memoryOffer(Backend::Cpu).host;
     mMaxHeldBytes = freeHost ? size_t(freeHost / 4) : SIZE_MAX;
@@ -229,7 +229,7 @@ void FrameExport::writerLoop()
         try {
             placeCopies(job);
             if (mVdb) {
-                writeVdbFrame(job.path, job.frame, mCompression);
+                writeVdbFrame(job.path, job.frame, mStorage);
             } else {
                 exportFields(job.path, job.frame.domain, job.frame.scalars);
             }

@@ -47,7 +47,7 @@ int defaultExportWriters(bool cuda);
 class FrameExport {
 public:
     FrameExport(std::string pattern, int every, int writers = 1,
-                VdbCompression compression = VdbCompression::Default);
+                VdbStorage storage = {});
     ~FrameExport();
     FrameExport(const FrameExport&) = delete;
     FrameExport& operator=(const FrameExport&) = delete;
@@ -82,7 +82,7 @@ private:
     std::string mPattern;
     int mEvery;
     bool mVdb;
-    VdbCompression mCompression;
+    VdbStorage mStorage;
     std::deque<Job> mQueue;  ///< frames waiting for a writer
     int mInFlight = 0;       ///< frames being written
     size_t mHeldBytes = 0;   ///< host bytes of the frames waiting and being written

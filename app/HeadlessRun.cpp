@@ -298,7 +298,8 @@ int runHeadless(const Options& o)
     if (o.exportEvery) {
         const int writers = o.exportWriters ? o.exportWriters : defaultExportWriters(backend == Backend::Cuda);
         exports = std::make_unique<FrameExport>(o.exportPattern, o.exportEvery, writers,
-                                                o.exportCompressed ? VdbCompression::Default : VdbCompression::None);
+                                                VdbStorage{o.exportCompressed ? VdbCompression::Default : VdbCompression::None,
+                                                           o.exportHalf});
     }
     std::unique_ptr<RunCheckpoints> checkpoints;
     if (o.checkpointEvery) {

@@ -108,7 +108,7 @@ openvdb::Vec3fGrid::Ptr centredVelocity(const nanovdb::NanoGrid<nanovdb::ValueOn
 
 std::string vdbExportWhyNot() { return ""; }
 
-void writeVdbFrame(const std::string& path, const VdbFrame& f, VdbCompression compression)
+void writeVdbFrame(const std::string& path, const VdbFrame& f, VdbStorage storage)
 {
     static const bool initialized = (openvdb::initialize(), true);
     (void)initialized;
@@ -130,6 +130,8 @@ void writeVdbFrame(const std::string& path, const VdbFrame& f, VdbCompression co
         describe(*vel, "vel", f.voxelSize, openvdb::GRID_UNKNOWN);
         grids.push_back(vel);
     }
+    for (auto& grid : grids)
+        grid->setSaveFloatAsHalf(storage.halfFloats);
     openvdb::MetaMap meta;
     meta.insertMeta("time", openvdb::DoubleMetadata(f.time));
     meta.insertMeta("frame", openvdb::Int32Metadata(f.frame));
@@ -140,7 +142,7 @@ void writeVdbFrame(const std::string& path, const VdbFrame& f, VdbCompression co
     if (!os) throw std::runtime_error("export: cannot write " + temporary);
     try {
         openvdb::io::Stream stream(os);
-        stream.setCompression(compression == VdbCompression::None ? uint32_t(openvdb::io::COMPRESS_ACTIVE_MASK)
+        stream.setCompression(storage.compression == VdbCompression::None ? uint32_t(openvdb::io::COMPRESS_ACTIVE_MASK)
                                                                   : openvdb::io::Archive::DEFAULT_COMPRESSION_FLAGS);
         stream.write(grids, meta);
     } catch (const std::exception& e) {
@@ -169,7 +171,7 @@ std::string vdbExportWhyNot()
            "does), so it writes .nvdb only";
 }
 
-void writeVdbFrame(const std::string&, const VdbFrame&, VdbCompression) { throw std::runtime_error(vdbExportWhyNot()); }
+void writeVdbFrame(const std::string&, const VdbFrame&, VdbStorage) { throw std::runtime_error(vdbExportWhyNot()); }
 
 #endif
 

@@ -34,11 +34,18 @@ std::string vdbExportWhyNot();
 /// frames of hundreds of millions of voxels (docs/export.md).
 enum class VdbCompression { Default, None };
 
+/// How a .vdb file stores its leaves: the compression, and whether the float values are saved
+/// as 16-bit halves (OpenVDB's saveFloatAsHalf: half the bytes; readers get floats back, each
+/// the value rounded to the nearest half).
+struct VdbStorage {
+    VdbCompression compression = VdbCompression::Default;
+    bool halfFloats = false;
+};
+
 /// Writes `frame` to `path`, through a temporary file beside it renamed at the end, so no
 /// partial file is ever left under `path`. Throws std::runtime_error naming the file and the
 /// failure (a full disk, a folder gone).
-void writeVdbFrame(const std::string& path, const VdbFrame& frame,
-                   VdbCompression compression = VdbCompression::Default);
+void writeVdbFrame(const std::string& path, const VdbFrame& frame, VdbStorage storage = {});
 
 /// The file name of a solver field: heat's temperature is `heat`, the rest keep their names.
 std::string vdbGridName(const std::string& field, bool heat);
