@@ -88,7 +88,7 @@ options (on/off settings take on or off, and the bare flag means on: --fields-ha
                           blosc (default, OpenVDB's own) or none: larger files, written
                           faster (a 991M-voxel frame: 24.8 GB in 33.7 s, not 12.4 GB in 46.9 s)
   --export-precision float|half  how --export-every's .vdb files store float values: float
-                          (default: every bit) or half (16-bit: half the bytes, each value
+                          (default: every bit) or half (16-bit: half the values' bytes, each value
                           rounded to the nearest half; readers get floats back)
   --fields-hash [on|off]  headless: after the last frame, print a 64-bit hash of every
                           field's bits (FNV-1a, in value-index order): two runs print the

@@ -264,9 +264,11 @@ TEST(VdbExport, HalfPrecisionFilesHoldEachValueRoundedToAHalf)
             const auto av = openvdb::gridPtrCast<openvdb::Vec3fGrid>((*full)[g]);
             const auto bv = openvdb::gridPtrCast<openvdb::Vec3fGrid>((*halved)[g]);
             ASSERT_TRUE(av && bv) << (*full)[g]->getName();
+            EXPECT_EQ(av->activeVoxelCount(), bv->activeVoxelCount()) << av->getName();
             const auto acc = bv->getConstAccessor();
             for (auto it = av->cbeginValueOn(); it; ++it, ++checked) {
                 const openvdb::Vec3f v = acc.getValue(it.getCoord());
+                differ += !acc.isValueOn(it.getCoord());
                 for (int c = 0; c < 3; ++c) {
                     differ += !sameBits(v[c], rounded((*it)[c]));
                     changed += !sameBits(v[c], (*it)[c]);
