@@ -18,6 +18,9 @@ struct Row {
     const PhaseTime* time;
     uint64_t activeVoxels; ///< the configuration's, after the frame's step
     uint64_t smokeVoxels;  ///< adaptive scenes: voxels above the threshold (0 elsewhere)
+    int substeps;          ///< the frame's advection substeps (0: none ran)
+    /// What the iterations column holds: CG's iterations, or advection's substeps.
+    int count() const { return time->phase == Phase::Advection && substeps > 0 ? substeps : time->iterations; }
 };
 
 /// Calls `row` for every row in file order: per frame, each configuration's solver phases and
@@ -28,10 +31,12 @@ void forEachRow(const TimingRecords& t, const std::function<void(const Row&)>& r
         for (size_t k = 0; k < frame.size(); ++k)
             for (const PhaseTime& p : frame[k].phases)
                 if (isSolverPhase(p.phase) || p.phase == Phase::Step)
-                    row({frame[k].frame, &t.configNames[k], &p, frame[k].activeVoxels, frame[k].smokeVoxels});
+                    row({frame[k].frame, &t.configNames[k], &p, frame[k].activeVoxels, frame[k].smokeVoxels,
+                         frame[k].substeps});
         if (frame.empty()) continue;
         for (const PhaseTime& p : frame[0].phases)
-            if (p.phase > Phase::Step) row({frame[0].frame, &t.configNames[0], &p, frame[0].activeVoxels, frame[0].smokeVoxels});
+            if (p.phase > Phase::Step)
+                row({frame[0].frame, &t.configNames[0], &p, frame[0].activeVoxels, frame[0].smokeVoxels, 0});
     }
 }
 
@@ -45,6 +50,8 @@ void writeJson(std::ostream& f, const TimingRecords& t, size_t rows)
           << phaseName(r.time->phase) << "\", \"ms\": " << r.time->ms;
         if (r.time->iterations >= 0)
             f << ", \"iterations\": " << r.time->iterations << ", \"residual\": " << r.time->residual;
+        else if (r.count() >= 0)
+            f << ", \"substeps\": " << r.count();
         f << ", \"active_voxels\": " << r.activeVoxels << ", \"smoke_voxels\": " << r.smokeVoxels << "}"
           << (++i < rows ? ",\n" : "\n");
     });
@@ -57,7 +64,7 @@ void writeCsv(std::ostream& f, const TimingRecords& t)
     forEachRow(t, [&](const Row& r) {
         const bool cg = r.time->iterations >= 0;
         f << r.frame << "," << *r.config << "," << phaseName(r.time->phase) << "," << r.time->ms << ","
-          << (cg ? std::to_string(r.time->iterations) : "") << "," << (cg ? std::to_string(r.time->residual) : "")
+          << (r.count() >= 0 ? std::to_string(r.count()) : "") << "," << (cg ? std::to_string(r.time->residual) : "")
           << "," << r.activeVoxels << "," << r.smokeVoxels << "\n";
     });
 }

@@ -5,7 +5,8 @@
 // configuration's active voxel count after that frame's step, on each of the frame's rows:
 // adaptive scenes change it every few frames, and a frame that rebuilt has rows for the rebuild
 // phases. smoke_voxels (adaptive scenes; 0 elsewhere): the voxels whose density exceeds the
-// adapt threshold, what the active set follows.
+// adapt threshold, what the active set follows. iterations: CG's on the pressure CG row, and the
+// advection substeps on the advection row (JSON: "substeps"), which its time scales with.
 #pragma once
 
 #include "FrameTimings.h"

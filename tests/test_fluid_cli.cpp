@@ -16,8 +16,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <regex>
 #include <sstream>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -171,6 +173,38 @@ TEST(VbmFluidCli, MaxCflOverridesTheScenesAndShowsInTheHeader)
     EXPECT_NE(bytes(out[0]), bytes(out[1])) << "wide substeps are another discretisation";
     for (const fs::path& p : out)
         fs::remove(p);
+}
+
+// The advection row's iterations column counts the frame's substeps (the advection's time scales
+// with them): at least one each frame, and fewer with wider substeps on the same plume.
+TEST(VbmFluidCli, TimingsCountTheAdvectionSubsteps)
+{
+    const fs::path scene = writeFile("plume-substeps.scene", "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 "
+                                                             "2\nemitter sphere 0 3 0 2\ndt 2\n");
+    const auto substeps = [&](const std::string& flags) {
+        const fs::path csv =
+            fs::temp_directory_path() / ("vbm-fluid-substeps-" + std::to_string(::getpid()) + ".csv");
+        const CommandResult r = fluid("--headless --backend cpu --render none --frames 6 --scene " + scene.string() +
+                                      " --timings " + csv.string() + " " + flags);
+        EXPECT_EQ(r.code, 0) << r.out;
+        std::vector<int> counts;
+        std::ifstream in(csv);
+        std::smatch m;
+        for (std::string line; std::getline(in, line);)
+            if (std::regex_match(line, m, std::regex("[0-9]+,[^,]+,advection,[0-9.e+-]+,([0-9]*),,.*")))
+                counts.push_back(m[1].length() ? std::stoi(m[1]) : 0);
+        fs::remove(csv);
+        return counts;
+    };
+    const std::vector<int> narrow = substeps("--max-cfl 1"), wide = substeps("--max-cfl 7");
+    ASSERT_EQ(narrow.size(), 6u);
+    ASSERT_EQ(wide.size(), 6u);
+    for (int k = 0; k < 6; ++k) {
+        EXPECT_GE(narrow[k], 1) << "frame " << k;
+        EXPECT_GE(wide[k], 1) << "frame " << k;
+    }
+    EXPECT_GE(*std::max_element(narrow.begin(), narrow.end()), 2) << "dt 2 moves the plume more than a voxel";
+    EXPECT_GT(std::accumulate(narrow.begin(), narrow.end(), 0), std::accumulate(wide.begin(), wide.end(), 0));
 }
 
 // --tap-table on: the header says so, and the export is byte for byte the one without it, with
