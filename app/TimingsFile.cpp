@@ -13,14 +13,14 @@ namespace vbm::app {
 namespace {
 
 struct Row {
-    int frame;
+    const FrameTimings* record; ///< the configuration's record of the frame (frame, voxels, substeps)
     const std::string* config;
     const PhaseTime* time;
-    uint64_t activeVoxels; ///< the configuration's, after the frame's step
-    uint64_t smokeVoxels;  ///< adaptive scenes: voxels above the threshold (0 elsewhere)
-    int substeps;          ///< the frame's advection substeps (0: none ran)
     /// What the iterations column holds: CG's iterations, or advection's substeps.
-    int count() const { return time->phase == Phase::Advection && substeps > 0 ? substeps : time->iterations; }
+    int count() const
+    {
+        return time->phase == Phase::Advection && record->substeps > 0 ? record->substeps : time->iterations;
+    }
 };
 
 /// Calls `row` for every row in file order: per frame, each configuration's solver phases and
@@ -30,13 +30,10 @@ void forEachRow(const TimingRecords& t, const std::function<void(const Row&)>& r
     for (const auto& frame : t.frames) {
         for (size_t k = 0; k < frame.size(); ++k)
             for (const PhaseTime& p : frame[k].phases)
-                if (isSolverPhase(p.phase) || p.phase == Phase::Step)
-                    row({frame[k].frame, &t.configNames[k], &p, frame[k].activeVoxels, frame[k].smokeVoxels,
-                         frame[k].substeps});
+                if (isSolverPhase(p.phase) || p.phase == Phase::Step) row({&frame[k], &t.configNames[k], &p});
         if (frame.empty()) continue;
         for (const PhaseTime& p : frame[0].phases)
-            if (p.phase > Phase::Step)
-                row({frame[0].frame, &t.configNames[0], &p, frame[0].activeVoxels, frame[0].smokeVoxels, 0});
+            if (p.phase > Phase::Step) row({&frame[0], &t.configNames[0], &p});
     }
 }
 
@@ -46,13 +43,13 @@ void writeJson(std::ostream& f, const TimingRecords& t, size_t rows)
       << ", \"rows\": [\n";
     size_t i = 0;
     forEachRow(t, [&](const Row& r) {
-        f << "  {\"frame\": " << r.frame << ", \"resolver\": \"" << *r.config << "\", \"phase\": \""
+        f << "  {\"frame\": " << r.record->frame << ", \"resolver\": \"" << *r.config << "\", \"phase\": \""
           << phaseName(r.time->phase) << "\", \"ms\": " << r.time->ms;
         if (r.time->iterations >= 0)
             f << ", \"iterations\": " << r.time->iterations << ", \"residual\": " << r.time->residual;
         else if (r.count() >= 0)
             f << ", \"substeps\": " << r.count();
-        f << ", \"active_voxels\": " << r.activeVoxels << ", \"smoke_voxels\": " << r.smokeVoxels << "}"
+        f << ", \"active_voxels\": " << r.record->activeVoxels << ", \"smoke_voxels\": " << r.record->smokeVoxels << "}"
           << (++i < rows ? ",\n" : "\n");
     });
     f << "]}\n";
@@ -63,9 +60,9 @@ void writeCsv(std::ostream& f, const TimingRecords& t)
     f << "frame,resolver,phase,ms,iterations,residual,active_voxels,smoke_voxels\n";
     forEachRow(t, [&](const Row& r) {
         const bool cg = r.time->iterations >= 0;
-        f << r.frame << "," << *r.config << "," << phaseName(r.time->phase) << "," << r.time->ms << ","
+        f << r.record->frame << "," << *r.config << "," << phaseName(r.time->phase) << "," << r.time->ms << ","
           << (r.count() >= 0 ? std::to_string(r.count()) : "") << "," << (cg ? std::to_string(r.time->residual) : "")
-          << "," << r.activeVoxels << "," << r.smokeVoxels << "\n";
+          << "," << r.record->activeVoxels << "," << r.record->smokeVoxels << "\n";
     });
 }
 
@@ -76,7 +73,7 @@ std::vector<Phase> phasesInRowOrder(const TimingRecords& t)
     std::vector<Phase> order, ran;
     int frame = 0;
     forEachRow(t, [&](const Row& r) {
-        if (r.frame != frame) mergeRunOrder(order, ran), ran.clear(), frame = r.frame;
+        if (r.record->frame != frame) mergeRunOrder(order, ran), ran.clear(), frame = r.record->frame;
         ran.push_back(r.time->phase);
     });
     mergeRunOrder(order, ran);
