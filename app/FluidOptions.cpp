@@ -308,12 +308,13 @@ const std::pair<const char*, FlagReader> Flags[] = {
     {"--export-writers", [](ArgReader& r, Options& o) { o.exportWriters = int(r.integer(1, 64)); }},
     {"--export-compression",
      [](ArgReader& r, Options& o) {
-         o.exportCompressed = r.choice({"blosc", "none"}) == "blosc";
+         o.exportStorage.compression =
+             r.choice({"blosc", "none"}) == "blosc" ? VdbCompression::Default : VdbCompression::None;
          o.exportVdbFlag = "--export-compression";
      }},
     {"--export-precision",
      [](ArgReader& r, Options& o) {
-         o.exportHalf = r.choice({"float", "half"}) == "half";
+         o.exportStorage.halfFloats = r.choice({"float", "half"}) == "half";
          o.exportVdbFlag = "--export-precision";
      }},
     {"--fields-hash", [](ArgReader& r, Options& o) { o.fieldsHash = r.onOff(); }},
@@ -375,7 +376,7 @@ Options parseOptions(int argc, char** argv)
     }
     if (o.headless && !o.script.empty()) throw UsageError("--script drives the window: leave out --headless");
     if (o.exportEvery) checkExportPattern(o.exportPattern, o.exportEvery, o.frames);
-    if (!o.exportVdbFlag.empty() && (!o.exportEvery || std::filesystem::path(o.exportPattern).extension() != ".vdb"))
+    if (!o.exportVdbFlag.empty() && (!o.exportEvery || !isVdbPath(o.exportPattern)))
         throw UsageError(o.exportVdbFlag + " sets how .vdb files are stored: it needs --export-every K FILE.vdb");
     checkResumeAndCheckpoints(o);
     r.printNotes();

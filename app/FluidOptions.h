@@ -5,6 +5,7 @@
 #pragma once
 
 #include "SolverTypes.h"
+#include "VdbExport.h"
 
 #include <cstdint>
 #include <optional>
@@ -50,8 +51,7 @@ struct Options {
     int exportEvery = 0;                 ///< headless: --export-every K FILE (0: none)
     std::string exportPattern;           ///< its .vdb or .nvdb file name, %04d for the frame
     int exportWriters = 0;               ///< --export-writers N (0: defaultExportWriters)
-    bool exportCompressed = true;        ///< --export-compression blosc|none
-    bool exportHalf = false;             ///< --export-precision half (float: false)
+    VdbStorage exportStorage;            ///< --export-compression, --export-precision
     std::string exportVdbFlag;           ///< the last .vdb-only export flag given ("" if none)
     bool fieldsHash = false;             ///< headless: print Solver::fieldsHash after the last frame
     int checkpointEvery = 0;             ///< headless: --checkpoint-every K DIR (0: none)

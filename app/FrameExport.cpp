@@ -36,6 +36,8 @@ size_t heldBytes(const VdbFrame& f)
 
 } // namespace
 
+bool isVdbPath(const std::string& path) { return endsWith(path, ".vdb"); }
+
 int defaultExportWriters(bool cuda)
 {
     if (!cuda) return 1;
@@ -54,7 +56,7 @@ std::string framePath(const std::string& pattern, int frame)
 
 void checkExportPattern(const std::string& pattern, int every, int frames)
 {
-    if (endsWith(pattern, ".vdb")) {
+    if (isVdbPath(pattern)) {
         if (const std::string why = vdbExportWhyNot(); !why.empty()) throw cli::UsageError("--export-every: " + why);
     }
     if (frames / every > 1 && pattern.find("%04d") == std::string::npos)
@@ -63,7 +65,7 @@ void checkExportPattern(const std::string& pattern, int every, int frames)
 }
 
 FrameExport::FrameExport(std::string pattern, int every, int writers, VdbStorage storage)
-    : mPattern(std::move(pattern)), mEvery(every), mVdb(endsWith(mPattern, ".vdb")), mStorage(storage)
+    : mPattern(std::move(pattern)), mEvery(every), mVdb(isVdbPath(mPattern)), mStorage(storage)
 {
     const uint64_t freeHost = memoryOffer(Backend::Cpu).host;
     mMaxHeldBytes = freeHost ? size_t(freeHost / 4) : SIZE_MAX;

@@ -34,6 +34,9 @@ void placeField(VdbFrame& f, const std::string& name, std::vector<float> values,
 /// The file of frame `frame`: %04d in `pattern` replaced by the frame number (as --screenshot).
 std::string framePath(const std::string& pattern, int frame);
 
+/// Whether `path` names an OpenVDB .vdb file (any other name is written as NanoVDB).
+bool isVdbPath(const std::string& path);
+
 /// Throws cli::UsageError when `pattern` (checked by ArgReader::outputPath) cannot name the files
 /// of a run of `frames` frames exported every `every`: a .vdb without OpenVDB in this build, or
 /// more than one file with no %04d to tell them apart.

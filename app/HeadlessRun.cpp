@@ -297,9 +297,7 @@ int runHeadless(const Options& o)
     std::unique_ptr<FrameExport> exports;
     if (o.exportEvery) {
         const int writers = o.exportWriters ? o.exportWriters : defaultExportWriters(backend == Backend::Cuda);
-        exports = std::make_unique<FrameExport>(o.exportPattern, o.exportEvery, writers,
-                                                VdbStorage{o.exportCompressed ? VdbCompression::Default : VdbCompression::None,
-                                                           o.exportHalf});
+        exports = std::make_unique<FrameExport>(o.exportPattern, o.exportEvery, writers, o.exportStorage);
     }
     std::unique_ptr<RunCheckpoints> checkpoints;
     if (o.checkpointEvery) {

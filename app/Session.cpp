@@ -259,7 +259,7 @@ void Session::frameView()
 
 size_t Session::exportFields(const std::string& path) const
 {
-    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".vdb") == 0) {
+    if (isVdbPath(path)) {
         const VdbFrame frame = currentFrame(*this, true, mSteps);
         writeVdbFrame(path, frame);
         return frame.scalars.size() + (frame.u.empty() ? 0 : 1);
