@@ -4,17 +4,24 @@
 // `advection maccormack` (the default), density and temperature then get MacCormack's limited
 // correction, a second pass. With max_cfl <= 1 a departure point stays within the 27 box taps
 // and both passes run through the advection resolver (box resolvers only: StepKind::Advection).
-// With max_cfl in (1, 7] they are voxel passes that find the trilinear corners up to 7 voxels
-// away through the leaf's box row (kernels/WideAdvectionBodies.h): from the per-leaf table
-// when the advection resolver is a cached one, by tree walks otherwise; the same result.
+// With max_cfl in (1, 7] (the default 7) they are voxel passes that trace the departure point by
+// the midpoint rule and find its trilinear corners up to 7 voxels away through the leaf's box
+// row (kernels/WideAdvectionBodies.h): from the per-leaf table when the advection resolver is a
+// cached one, by tree walks otherwise; the same result.
 //
 // Decision: the velocity stays semi-Lagrangian. Its arrays are placed so that a substep holds
 // 5 temporaries (with the face channels, dead between SmokeSources, which made the centres from
-// them, and Projection, which makes them again): the forward density, temperature and w go into
-// the faces U, V, W, u and v into Temp::AdvectedU/V; MacCormack's corrections of density,
-// temperature (and fire's fuel) go into the centred velocity's arrays, which the correction
-// reads only at its own voxel, before it writes there (MacCormackCorrect), and which the
-// forward results have replaced. A separate output array per correction would cost 8 B per voxel.
+// them, and Projection, which makes them again).
+// - Box substeps read the velocity only at the voxel's own: the forward density, temperature
+//   and w go into the faces U, V, W, u and v into Temp::AdvectedU/V; MacCormack's corrections
+//   of density, temperature (and fire's fuel) go into the centred velocity's arrays, which the
+//   correction reads only at its own voxel, before it writes there (MacCormackCorrect), and
+//   which the forward results have replaced.
+// - Wide substeps read the velocity half way to other voxels, so it must stay whole until the
+//   scalars are done: the forward scalars go into the faces U and V (fuel: Temp::AdvectedFuel),
+//   their corrections into Temp::AdvectedU/V (fuel: the face W), and then a third pass carries
+//   the velocity into the faces, which are free again.
+// A separate output array per correction would cost 8 B per voxel.
 #pragma once
 
 #include "domain/Domain.h"
@@ -75,11 +82,10 @@ private:
                  : substepWith<AdvectedChannels, false>(dtOverH, macCormack, wide);
     }
 
-    /// A box body through the advection resolver, or (wide) its WideBody over the voxels.
+    /// A box body's WideBody over the voxels of the fine level.
     template <template <int, bool> class WideBody, int N, bool Half, template <int, bool> class BoxBody>
-    void pass(const BoxBody<N, Half>& body, bool wide)
+    void widePass(const BoxBody<N, Half>& body)
     {
-        if (!wide) return mRun.box(mDomain.fine(), body);
         const ExecGrid<Exec>& fine = mDomain.fine();
         const LeafReach reach{fine.grid(), isCachedResolver(mRun.choice().advection) ? fine.view(7).boxTable : nullptr};
         mRun.voxels(fine, WideBody<N, Half>{body, reach});
@@ -92,6 +98,7 @@ private:
     template <int N, bool Half>
     void substepWith(float dtOverH, bool macCormack, bool wide)
     {
+        if (wide) return wideSubstepWith<N, Half>(dtOverH, macCormack);
         constexpr bool Fuel = N > AdvectedChannels;
         Fields<Exec>& f = mFields;
         float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
@@ -103,7 +110,7 @@ private:
                           {s.density, s.temperature, cu, cv, cw},
                           {f[Channel::U], f[Channel::V], f[Temp::AdvectedU], f[Temp::AdvectedV], f[Channel::W]}};
         if constexpr (Fuel) a.in[N - 1] = f[Channel::Fuel], a.out[N - 1] = f[Temp::AdvectedFuel];
-        pass<WideAdvect>(a, wide);
+        mRun.box(mDomain.fine(), a);
         if (macCormack) {
             // each voxel's correction over its own velocity, which the forward pass has replaced
             constexpr int M = Fuel ? 3 : 2;
@@ -115,7 +122,7 @@ private:
                                          {f[Channel::U], f[Channel::V]},
                                          {cu, Half ? nullptr : cv}};
             if constexpr (Fuel) c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = cw;
-            pass<WideMacCormackCorrect>(c, wide);
+            mRun.box(mDomain.fine(), c);
             f.swap(Channel::Density, Temp::CentreU);
             if constexpr (!Half) f.swap(Channel::Temperature, Temp::CentreV);
             if constexpr (Fuel) f.swap(Channel::Fuel, Temp::CentreW);
@@ -128,6 +135,47 @@ private:
         }
         f.swap(Temp::CentreU, Temp::AdvectedU);
         f.swap(Temp::CentreV, Temp::AdvectedV);
+        f.swap(Channel::W, Temp::CentreW);
+    }
+
+    /// substepWith's wide form: the scalars (N - 3 of them), then the velocity (see the top).
+    template <int N, bool Half>
+    void wideSubstepWith(float dtOverH, bool macCormack)
+    {
+        constexpr bool Fuel = N > AdvectedChannels;
+        constexpr int S = Fuel ? 3 : 2;
+        Fields<Exec>& f = mFields;
+        float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
+        const ScalarPairs s = f.scalars();
+        Advect<S, Half> a{cu, cv, cw, dtOverH, {s.density, s.temperature}, {f[Channel::U], f[Channel::V]}};
+        if constexpr (Fuel) a.in[2] = f[Channel::Fuel], a.out[2] = f[Temp::AdvectedFuel];
+        widePass<WideAdvect>(a);
+        if (macCormack) {
+            MacCormackCorrect<S, Half> c{cu,
+                                         cv,
+                                         cw,
+                                         dtOverH,
+                                         {s.density, s.temperature},
+                                         {f[Channel::U], f[Channel::V]},
+                                         {f[Temp::AdvectedU], Half ? nullptr : f[Temp::AdvectedV]}};
+            if constexpr (Fuel)
+                c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = f[Channel::W];
+            widePass<WideMacCormackCorrect>(c);
+            f.swap(Channel::Density, Temp::AdvectedU);
+            if constexpr (!Half) f.swap(Channel::Temperature, Temp::AdvectedV);
+            if constexpr (Fuel) f.swap(Channel::Fuel, Channel::W);
+        } else {
+            if constexpr (Half)
+                mRun.exec().elements(mDomain.valueCount(), PackScalars{f[Channel::U], f[Channel::V], f[Channel::U]});
+            f.swap(Channel::Density, Channel::U);
+            if constexpr (!Half) f.swap(Channel::Temperature, Channel::V);
+            if constexpr (Fuel) f.swap(Channel::Fuel, Temp::AdvectedFuel);
+        }
+        // the faces hold only dead arrays now: the scalars' inputs or forward results
+        widePass<WideAdvect>(
+            Advect<3>{cu, cv, cw, dtOverH, {cu, cv, cw}, {f[Channel::U], f[Channel::V], f[Channel::W]}});
+        f.swap(Channel::U, Temp::CentreU);
+        f.swap(Channel::V, Temp::CentreV);
         f.swap(Channel::W, Temp::CentreW);
     }
 
