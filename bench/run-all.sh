@@ -34,7 +34,7 @@ measure)
   run "$bin/vbm-bench" --solver smoke-plume-4m --steps 300 --json "$out/solver-smoke-plume-4m-$tag.json" \
     >"$out/solver-smoke-plume-4m-$tag.md"
   tmp=$(mktemp -d)
-  configs=("default:" "tap-table-off:--tap-table off" "max-cfl-7:--max-cfl 7" "half:--scalars half")
+  configs=("default:" "tap-table-off:--tap-table off" "max-cfl-1:--max-cfl 1" "half:--scalars half")
   for c in "${configs[@]}"; do
     name=${c%%:*} flags=${c#*:}
     # shellcheck disable=SC2086

@@ -5,7 +5,8 @@
 // form that decoded differently, changes a hash. Every path that allocates differently is
 // reached: MacCormack and semi-Lagrangian advection, vorticity confinement, fire (fuel's
 // slots), the multigrid and the Jacobi preconditioner, an adaptive scene's rebuilds, implicit
-// and explicit heat. Recorded on x86-64 (GCC, Release, CPU backend) at commit fb63de0's solver;
+// and explicit heat. The box substeps (max_cfl 1) keep the hashes recorded before wide substeps
+// became the default; the wide ones have their own (WideSubsteps). Recorded on x86-64 (GCC, Release, CPU backend) at commit fb63de0's solver;
 // elsewhere a compiler may contract a*b+c into an FMA and the values differ, so the test runs
 // on x86-64 only.
 #include "Solver.h"
@@ -20,7 +21,7 @@ using namespace vbm;
 namespace {
 
 const std::string SmallPlume = "kind smoke\ndomain sphere 0 12 0 12\nremove sphere 0 14 0 3\nemitter sphere 0 4 0 3\n"
-                               "buoyancy 0.5\nweight 0.05\ndt 1\ncg_tolerance 1e-5\ncg_max_iterations 300\n";
+                               "buoyancy 0.5\nweight 0.05\ndt 1\ncg_tolerance 1e-5\ncg_max_iterations 300\nmax_cfl 1\n";
 
 uint64_t hashAfter(const Scene& scene, int steps, StencilChoice choice = {})
 {
@@ -56,13 +57,13 @@ TEST(GoldenFields, SmokeJacobi)
 TEST(GoldenFields, Fire)
 {
     expectHash("kind smoke\ndomain sphere 0 12 0 12\nemitter sphere 0 4 0 3\nemit_density 0\nemit_fuel 1\n"
-               "ignition 0.5\nburn_rate 0.3\nvorticity 0.2\nburn_smoke 0.4\n",
+               "ignition 0.5\nburn_rate 0.3\nvorticity 0.2\nburn_smoke 0.4\nmax_cfl 1\n",
                12, 0x4c3532b8f1558f69ull, "fire");
 }
 TEST(GoldenFields, FireSemiLagrangian)
 {
     expectHash("kind smoke\ndomain sphere 0 12 0 12\nemitter sphere 0 4 0 3\nemit_density 0\nemit_fuel 1\n"
-               "ignition 0.5\nburn_rate 0.3\nadvection semi-lagrangian\n",
+               "ignition 0.5\nburn_rate 0.3\nadvection semi-lagrangian\nmax_cfl 1\n",
                12, 0xf5556913fc3404ffull, "fire semi-lagrangian");
 }
 TEST(GoldenFields, AdaptiveRebuilds)
@@ -72,10 +73,22 @@ TEST(GoldenFields, AdaptiveRebuilds)
     // the emitter's noise
     const std::string open = "kind smoke\ndomain open\nfloor 0\nadapt every 1 margin 2 threshold 0.05\n"
                              "remove sphere 0 40 0 7\nemitter sphere 0 10 0 9\nemit_noise 0.6\nseed 1\n"
-                             "buoyancy 0.1\nweight 0.05\ncooling 0.03\ndissipation 0.005\nvorticity 0.2\n";
+                             "buoyancy 0.1\nweight 0.05\ncooling 0.03\ndissipation 0.005\nvorticity 0.2\nmax_cfl 1\n";
     const uint64_t got = hashAfter(parseScene(open, "open"), 13);
     std::printf("open plume: 0x%016llx\n", (unsigned long long)got);
     EXPECT_EQ(got, 0x3a6e9bc71d843278ull) << "the open plume's fields after 13 steps (12 rebuilds) changed";
+}
+TEST(GoldenFields, WideSubsteps)
+{
+    // the default advection (max_cfl 7): the scalars' passes, then the velocity's, each with
+    // its own arrays; MacCormack and semi-Lagrangian, smoke and fire
+    std::string wide = SmallPlume;
+    wide.replace(wide.find("max_cfl 1"), 9, "max_cfl 7");
+    expectHash(wide + "dt 3\n", 12, 0x96c011494fa830d3ull, "wide maccormack");
+    expectHash(wide + "dt 3\nadvection semi-lagrangian\n", 12, 0x79c2c95f0cef5eb5ull, "wide semi-lagrangian");
+    expectHash("kind smoke\ndomain sphere 0 12 0 12\nemitter sphere 0 4 0 3\nemit_density 0\nemit_fuel 1\n"
+               "ignition 0.5\nburn_rate 0.3\nvorticity 0.2\nburn_smoke 0.4\ndt 3\n",
+               12, 0x8eb5c4f2544f63d1ull, "wide fire");
 }
 TEST(GoldenFields, Heat)
 {

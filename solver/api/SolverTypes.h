@@ -59,7 +59,7 @@ struct SimulationParams {
     double emitDensity = 1.0;
     double emitTemperature = 1.0;
     double vorticity = 0.0; ///< vorticity confinement strength eps (0: off)
-    double maxCfl = 1.0;    ///< advection substeps keep the CFL number at most this (<= MaxCfl; > 1: wide reach)
+    double maxCfl = MaxCfl; ///< advection substeps keep the CFL number at most this (> 1: wide; <= 1: box taps)
     AdvectionScheme advection = AdvectionScheme::MacCormack; ///< of density, temperature, fuel
     // fire: fuel is emitted like density and burns where the temperature exceeds `ignition`
     double emitFuel = 0.0;    ///< fuel the emitter holds (0: no fire, no fuel channel)
