@@ -27,7 +27,7 @@ std::vector<std::pair<std::string, std::string>> sceneTexts()
             {"heat implicit", heat + "scheme implicit\ndt 2\n"},
             {"smoke", smoke},
             {"smoke, Jacobi", smoke + "pressure_preconditioner jacobi\n"},
-            {"smoke, half, wide", smoke + "scalar_storage half\nmax_cfl 7\n"},
+            {"smoke, half, box substeps", smoke + "scalar_storage half\nmax_cfl 1\n"},
             {"fire", "kind smoke\ndomain sphere 0 12 0 12\nemitter sphere 0 4 0 3\nemit_density 0\nemit_fuel 1\n"
                      "ignition 0.5\nburn_rate 0.3\n"}};
 }
