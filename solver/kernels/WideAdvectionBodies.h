@@ -22,6 +22,7 @@
 
 #include "SolverTypes.h"
 #include "kernels/AdvectionBodies.h"
+#include "kernels/HalfFloat.h"
 #include "vbm/LeafNeighbourTable.h"
 
 #include <cmath>
@@ -108,18 +109,42 @@ struct MidpointTrace {
     }
 };
 
+/// The corners of a departure point that bound MacCormack's correction, in 18 bits: per axis
+/// (x's in the low bits) its lower corner + 8 (4 bits; |lower| <= WideReach) and whether each of
+/// its two corners has a nonzero weight. WideAdvect stores it, as a float's bits, so that
+/// WideMacCormackCorrect need not trace the departure point again.
+struct DepartureCorners {
+    __hostdev__ static uint32_t axis(const WideAxis& a)
+    {
+        return uint32_t(a.lower + 8) | (a.w0 != 0.f ? 16u : 0u) | (a.w1 != 0.f ? 32u : 0u);
+    }
+    __hostdev__ static float pack(const WideAxis& x, const WideAxis& y, const WideAxis& z)
+    {
+        return floatOfBits(axis(x) | axis(y) << 6 | axis(z) << 12);
+    }
+    /// Axis a (0: x) of a packed code: its lower corner, and the weight flags of its two corners.
+    __hostdev__ static int lower(uint32_t code, int a) { return int((code >> (6 * a)) & 15u) - 8; }
+    __hostdev__ static bool weighted(uint32_t code, int a, int corner)
+    {
+        return (code >> (6 * a + 4 + corner)) & 1u;
+    }
+};
+
 /// Advect's semi-Lagrangian substep with the departure point up to WideReach voxels away, by
 /// the midpoint rule: a voxel body (body(i, leaf, voxelOffset), decode only). `box` holds the
-/// arrays and dtOverH; its outputs must not alias the velocity.
+/// arrays and dtOverH; its outputs must not alias the velocity. With `corners`, each voxel's
+/// DepartureCorners go there too.
 template <int Channels = AdvectedChannels, bool HalfIn = false>
 struct WideAdvect {
     Advect<Channels, HalfIn> box;
     LeafReach reach;
+    float* corners = nullptr;
     __hostdev__ void operator()(uint64_t i, uint32_t leaf, uint16_t voxelOffset) const
     {
         const int x = voxelOffset >> 6, y = (voxelOffset >> 3) & 7, z = voxelOffset & 7;
         WideAxis ax, ay, az;
         MidpointTrace{box.cu, box.cv, box.cw, box.dtOverH, reach}(i, leaf, x, y, z, -1.f, ax, ay, az);
+        if (corners) corners[i] = DepartureCorners::pack(ax, ay, az);
         float acc[Channels] = {};
 #if defined(__CUDA_ARCH__)
 #pragma unroll
@@ -137,18 +162,30 @@ struct WideAdvect {
 
 /// MacCormackCorrect with the departure and arrival points up to WideReach voxels away, both by
 /// the midpoint rule: the backward interpolation at the arrival point, the bounds over the
-/// forward corners of nonzero weight (WideAdvect's departure point, bit for bit). A voxel body;
-/// `box` holds the arrays and dtOverH; its outputs must not alias the velocity.
+/// forward corners of nonzero weight (WideAdvect's departure point, bit for bit: its
+/// DepartureCorners from `corners` when given, else traced again). A voxel body; `box` holds the
+/// arrays and dtOverH; its outputs must not alias the velocity, and may alias `corners`, which
+/// is read at the voxel's own index before anything is stored.
 template <int Channels = 2, bool Half = false>
 struct WideMacCormackCorrect {
     MacCormackCorrect<Channels, Half> box;
     LeafReach reach;
+    const float* corners = nullptr;
     __hostdev__ void operator()(uint64_t i, uint32_t leaf, uint16_t voxelOffset) const
     {
         const int x = voxelOffset >> 6, y = (voxelOffset >> 3) & 7, z = voxelOffset & 7;
         const MidpointTrace trace{box.cu, box.cv, box.cw, box.dtOverH, reach};
         WideAxis fx, fy, fz, bx, by, bz;
-        trace(i, leaf, x, y, z, -1.f, fx, fy, fz);
+        if (corners) {
+            const uint32_t code = bitsOfFloat(corners[i]);
+            const auto axis = [&](int a) {
+                return WideAxis{DepartureCorners::lower(code, a), DepartureCorners::weighted(code, a, 0) ? 1.f : 0.f,
+                                DepartureCorners::weighted(code, a, 1) ? 1.f : 0.f};
+            };
+            fx = axis(0), fy = axis(1), fz = axis(2);
+        } else {
+            trace(i, leaf, x, y, z, -1.f, fx, fy, fz);
+        }
         trace(i, leaf, x, y, z, 1.f, bx, by, bz);
         float back[Channels] = {}, lo[Channels], hi[Channels];
         for (int ch = 0; ch < Channels; ++ch)

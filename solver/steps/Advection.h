@@ -18,9 +18,10 @@
 //   correction reads only at its own voxel, before it writes there (MacCormackCorrect), and
 //   which the forward results have replaced.
 // - Wide substeps read the velocity half way to other voxels, so it must stay whole until the
-//   scalars are done: the forward scalars go into the faces U and V (fuel: Temp::AdvectedFuel),
-//   their corrections into Temp::AdvectedU/V (fuel: the face W), and then a third pass carries
-//   the velocity into the faces, which are free again.
+//   scalars are done: the forward scalars go into the faces U and V (fuel: Temp::AdvectedFuel)
+//   and each voxel's departure corners into the face W, their corrections into
+//   Temp::AdvectedU/V (fuel: the face W, over the voxel's own corners once read), and then a
+//   third pass carries the velocity into the faces, which are free again.
 // A separate output array per correction would cost 8 B per voxel.
 #pragma once
 
@@ -82,13 +83,15 @@ private:
                  : substepWith<AdvectedChannels, false>(dtOverH, macCormack, wide);
     }
 
-    /// A box body's WideBody over the voxels of the fine level.
-    template <template <int, bool> class WideBody, int N, bool Half, template <int, bool> class BoxBody>
-    void widePass(const BoxBody<N, Half>& body)
+    /// A box body's WideBody over the voxels of the fine level, with its departure corners'
+    /// array (WideAdvectionBodies.h; null: none).
+    template <template <int, bool> class WideBody, int N, bool Half, template <int, bool> class BoxBody,
+              typename Corners>
+    void widePass(const BoxBody<N, Half>& body, Corners* corners)
     {
         const ExecGrid<Exec>& fine = mDomain.fine();
         const LeafReach reach{fine.grid(), isCachedResolver(mRun.choice().advection) ? fine.view(7).boxTable : nullptr};
-        mRun.voxels(fine, WideBody<N, Half>{body, reach});
+        mRun.voxels(fine, WideBody<N, Half>{body, reach, corners});
     }
 
     /// One substep of density, temperature, the centred velocity and (N = 6: fire scenes) fuel.
@@ -149,7 +152,10 @@ private:
         const ScalarPairs s = f.scalars();
         Advect<S, Half> a{cu, cv, cw, dtOverH, {s.density, s.temperature}, {f[Channel::U], f[Channel::V]}};
         if constexpr (Fuel) a.in[2] = f[Channel::Fuel], a.out[2] = f[Temp::AdvectedFuel];
-        widePass<WideAdvect>(a);
+        // the face W is free until the velocity's pass: it keeps the departure corners for the
+        // correction (which may store fuel's result there, over each voxel's own code)
+        float* corners = macCormack ? f[Channel::W] : nullptr;
+        widePass<WideAdvect>(a, corners);
         if (macCormack) {
             MacCormackCorrect<S, Half> c{cu,
                                          cv,
@@ -160,7 +166,7 @@ private:
                                          {f[Temp::AdvectedU], Half ? nullptr : f[Temp::AdvectedV]}};
             if constexpr (Fuel)
                 c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = f[Channel::W];
-            widePass<WideMacCormackCorrect>(c);
+            widePass<WideMacCormackCorrect>(c, static_cast<const float*>(corners));
             f.swap(Channel::Density, Temp::AdvectedU);
             if constexpr (!Half) f.swap(Channel::Temperature, Temp::AdvectedV);
             if constexpr (Fuel) f.swap(Channel::Fuel, Channel::W);
@@ -173,7 +179,8 @@ private:
         }
         // the faces hold only dead arrays now: the scalars' inputs or forward results
         widePass<WideAdvect>(
-            Advect<3>{cu, cv, cw, dtOverH, {cu, cv, cw}, {f[Channel::U], f[Channel::V], f[Channel::W]}});
+            Advect<3>{cu, cv, cw, dtOverH, {cu, cv, cw}, {f[Channel::U], f[Channel::V], f[Channel::W]}},
+            static_cast<float*>(nullptr));
         f.swap(Channel::U, Temp::CentreU);
         f.swap(Channel::V, Temp::CentreV);
         f.swap(Channel::W, Temp::CentreW);
