@@ -7,6 +7,7 @@
 #include "exec/HostExec.h"
 #include "Solver.h"
 #include "kernels/WideAdvectionBodies.h"
+#include "steps/Advection.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
 #include <gtest/gtest.h>
@@ -79,6 +80,37 @@ TEST(WideAdvection, EveryDisplacementStaysWithinReach)
     EXPECT_EQ(solver::WideAxis::of(INFINITY).lower, int(reach));
     EXPECT_EQ(solver::WideAxis::of(-2.75f).lower, -3);
     EXPECT_EQ(solver::WideAxis::of(-2.75f).w1, 0.25f);
+}
+
+// A step takes wide substeps only where they cost less than the box ones (a wide substep costs
+// WideSubstepCost box substeps): a slow step stays on the box taps. Every substep keeps its CFL
+// number within its kind's reach, and no plan costs more than the box substeps would.
+TEST(WideAdvection, StepsTakeWideSubstepsOnlyWhereTheyCostLess)
+{
+    const auto expectPlan = [](double cfl, double maxCfl, int substeps, bool wide) {
+        const solver::SubstepPlan p = solver::planSubsteps(cfl, maxCfl);
+        EXPECT_EQ(p.substeps, substeps) << "CFL " << cfl << ", max_cfl " << maxCfl;
+        EXPECT_EQ(p.wide, wide) << "CFL " << cfl << ", max_cfl " << maxCfl;
+    };
+    expectPlan(0, 7, 1, false);
+    expectPlan(1.5, 7, 2, false);
+    expectPlan(2.0, 7, 2, false);
+    expectPlan(2.5, 7, 1, true);
+    expectPlan(6.5, 7, 1, true);
+    expectPlan(7.5, 7, 2, true);
+    expectPlan(2.5, 1, 3, false);
+    expectPlan(0.7, 0.5, 2, false);
+    expectPlan(5, 2, 5, false);
+    expectPlan(10, 3, 4, true);
+    for (double maxCfl : {0.25, 0.5, 1.0, 1.5, 2.0, 3.5, 7.0})
+        for (double cfl = 0; cfl < 60; cfl += 0.37) {
+            const solver::SubstepPlan p = solver::planSubsteps(cfl, maxCfl);
+            const double reach = p.wide ? maxCfl : std::min(maxCfl, 1.0);
+            const int box = std::max(1, int(std::ceil(cfl / std::min(maxCfl, 1.0))));
+            EXPECT_LE(cfl / p.substeps, reach * (1 + 1e-12)) << cfl << " " << maxCfl;
+            EXPECT_LE(p.substeps * (p.wide ? solver::WideSubstepCost : 1.0), box) << cfl << " " << maxCfl;
+            if (maxCfl <= 1) EXPECT_FALSE(p.wide);
+        }
 }
 
 // u = (3, -5, 7) voxels per step: every departure point is a voxel, so each value is the one
