@@ -56,9 +56,9 @@ options (on/off settings take on or off, and the bare flag means on: --fields-ha
                           differ from float's: docs/solver.md "Half storage"); default: the
                           scene's scalar_storage (float)
   --max-cfl X             smoke: the CFL number each advection substep may reach, in (0, 7];
-                          above 1, wide substeps that reach up to 7 voxels (one substep where
-                          the box taps need seven: docs/solver.md "Wide substeps"); 1 or less,
-                          the box substeps of releases before; default: the scene's max_cfl (7)
+                          above 1, wide substeps that reach up to 7 voxels where they cost less
+                          (one where the box taps need seven: docs/solver.md "Wide substeps");
+                          1 or less, box substeps only; default: the scene's max_cfl (7)
   --tap-table auto|on|off store each voxel's 6 cross neighbours once (24 B per voxel more) and
                           read them in every Laplacian-type pass instead of resolving them
                           again: faster, bitwise the same results (docs/solver.md "The voxel
