@@ -109,7 +109,9 @@ TEST(WideAdvection, StepsTakeWideSubstepsOnlyWhereTheyCostLess)
             const int box = std::max(1, int(std::ceil(cfl / std::min(maxCfl, 1.0))));
             EXPECT_LE(cfl / p.substeps, reach * (1 + 1e-12)) << cfl << " " << maxCfl;
             EXPECT_LE(p.substeps * (p.wide ? solver::WideSubstepCost : 1.0), box) << cfl << " " << maxCfl;
-            if (maxCfl <= 1) EXPECT_FALSE(p.wide);
+            if (maxCfl <= 1) {
+                EXPECT_FALSE(p.wide);
+            }
         }
 }
 

@@ -136,28 +136,11 @@ private:
                           {f[Channel::U], f[Channel::V], f[Temp::AdvectedU], f[Temp::AdvectedV], f[Channel::W]}};
         if constexpr (Fuel) a.in[N - 1] = f[Channel::Fuel], a.out[N - 1] = f[Temp::AdvectedFuel];
         mRun.box(mDomain.fine(), a);
-        if (macCormack) {
-            // each voxel's correction over its own velocity, which the forward pass has replaced
-            constexpr int M = Fuel ? 3 : 2;
-            MacCormackCorrect<M, Half> c{cu,
-                                         cv,
-                                         cw,
-                                         dtOverH,
-                                         {s.density, s.temperature},
-                                         {f[Channel::U], f[Channel::V]},
-                                         {cu, Half ? nullptr : cv}};
-            if constexpr (Fuel) c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = cw;
-            mRun.box(mDomain.fine(), c);
-            f.swap(Channel::Density, Temp::CentreU);
-            if constexpr (!Half) f.swap(Channel::Temperature, Temp::CentreV);
-            if constexpr (Fuel) f.swap(Channel::Fuel, Temp::CentreW);
-        } else {
-            if constexpr (Half)
-                mRun.exec().elements(mDomain.valueCount(), PackScalars{f[Channel::U], f[Channel::V], f[Channel::U]});
-            f.swap(Channel::Density, Channel::U);
-            if constexpr (!Half) f.swap(Channel::Temperature, Channel::V);
-            if constexpr (Fuel) f.swap(Channel::Fuel, Temp::AdvectedFuel);
-        }
+        // each voxel's correction over its own velocity, which the forward pass has replaced
+        if (macCormack)
+            correctScalars<Fuel, Half>(dtOverH, Temp::CentreU, Temp::CentreV, Temp::CentreW, nullptr, false);
+        else
+            keepForwardScalars<Fuel, Half>();
         f.swap(Temp::CentreU, Temp::AdvectedU);
         f.swap(Temp::CentreV, Temp::AdvectedV);
         f.swap(Channel::W, Temp::CentreW);
@@ -178,27 +161,10 @@ private:
         // correction (which may store fuel's result there, over each voxel's own code)
         float* corners = macCormack ? f[Channel::W] : nullptr;
         widePass<WideAdvect>(a, corners);
-        if (macCormack) {
-            MacCormackCorrect<S, Half> c{cu,
-                                         cv,
-                                         cw,
-                                         dtOverH,
-                                         {s.density, s.temperature},
-                                         {f[Channel::U], f[Channel::V]},
-                                         {f[Temp::AdvectedU], Half ? nullptr : f[Temp::AdvectedV]}};
-            if constexpr (Fuel)
-                c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = f[Channel::W];
-            widePass<WideMacCormackCorrect>(c, static_cast<const float*>(corners));
-            f.swap(Channel::Density, Temp::AdvectedU);
-            if constexpr (!Half) f.swap(Channel::Temperature, Temp::AdvectedV);
-            if constexpr (Fuel) f.swap(Channel::Fuel, Channel::W);
-        } else {
-            if constexpr (Half)
-                mRun.exec().elements(mDomain.valueCount(), PackScalars{f[Channel::U], f[Channel::V], f[Channel::U]});
-            f.swap(Channel::Density, Channel::U);
-            if constexpr (!Half) f.swap(Channel::Temperature, Channel::V);
-            if constexpr (Fuel) f.swap(Channel::Fuel, Temp::AdvectedFuel);
-        }
+        if (macCormack)
+            correctScalars<Fuel, Half>(dtOverH, Temp::AdvectedU, Temp::AdvectedV, Channel::W, corners, true);
+        else
+            keepForwardScalars<Fuel, Half>();
         // the faces hold only dead arrays now: the scalars' inputs or forward results
         widePass<WideAdvect>(
             Advect<3>{cu, cv, cw, dtOverH, {cu, cv, cw}, {f[Channel::U], f[Channel::V], f[Channel::W]}},
@@ -206,6 +172,46 @@ private:
         f.swap(Channel::U, Temp::CentreU);
         f.swap(Channel::V, Temp::CentreV);
         f.swap(Channel::W, Temp::CentreW);
+    }
+
+    /// MacCormack's correction of density, temperature (and, Fuel, fuel) from their forward
+    /// results (the faces U and V, Temp::AdvectedFuel) into the arrays named `density`,
+    /// `temperature` and `fuel` (a Temp or a Channel each), which then become the channels. Half:
+    /// the pair goes to `density` alone. Box taps through the advection resolver, or wide
+    /// (with the forward pass's departure corners, null: traced again).
+    template <bool Fuel, bool Half, class D, class T, class F>
+    void correctScalars(float dtOverH, D density, T temperature, F fuel, const float* corners, bool wide)
+    {
+        Fields<Exec>& f = mFields;
+        const ScalarPairs s = f.scalars();
+        MacCormackCorrect<Fuel ? 3 : 2, Half> c{f[Temp::CentreU],
+                                                f[Temp::CentreV],
+                                                f[Temp::CentreW],
+                                                dtOverH,
+                                                {s.density, s.temperature},
+                                                {f[Channel::U], f[Channel::V]},
+                                                {f[density], Half ? nullptr : f[temperature]}};
+        if constexpr (Fuel) c.phi[2] = f[Channel::Fuel], c.forward[2] = f[Temp::AdvectedFuel], c.out[2] = f[fuel];
+        if (wide)
+            widePass<WideMacCormackCorrect>(c, corners);
+        else
+            mRun.box(mDomain.fine(), c);
+        f.swap(Channel::Density, density);
+        if constexpr (!Half) f.swap(Channel::Temperature, temperature);
+        if constexpr (Fuel) f.swap(Channel::Fuel, fuel);
+    }
+
+    /// Semi-Lagrangian: the forward results (the faces U and V, Temp::AdvectedFuel) become the
+    /// channels; Half packs them into a pair first.
+    template <bool Fuel, bool Half>
+    void keepForwardScalars()
+    {
+        Fields<Exec>& f = mFields;
+        if constexpr (Half)
+            mRun.exec().elements(mDomain.valueCount(), PackScalars{f[Channel::U], f[Channel::V], f[Channel::U]});
+        f.swap(Channel::Density, Channel::U);
+        if constexpr (!Half) f.swap(Channel::Temperature, Channel::V);
+        if constexpr (Fuel) f.swap(Channel::Fuel, Temp::AdvectedFuel);
     }
 
     StencilRunner<Exec>& mRun;
