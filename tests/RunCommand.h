@@ -3,9 +3,7 @@
 #pragma once
 
 #include <cstdio>
-#include <filesystem>
 #include <string>
-#include <unistd.h>
 #include <sys/wait.h>
 
 struct CommandResult {
@@ -33,14 +31,4 @@ inline std::string lastLine(const std::string& out)
         s.pop_back();
     const size_t nl = s.rfind('\n');
     return nl == std::string::npos ? s : s.substr(nl + 1);
-}
-
-/// An empty folder of its own for one test's files: the temporary folder's `prefix`-PID-`name`.
-inline std::filesystem::path freshFolder(const std::string& prefix, const std::string& name)
-{
-    const std::filesystem::path p =
-        std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()) + "-" + name);
-    std::filesystem::remove_all(p);
-    std::filesystem::create_directories(p);
-    return p;
 }

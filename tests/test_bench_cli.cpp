@@ -4,6 +4,7 @@
 // --solver.
 #include "DeviceQueries.h"
 #include "RunCommand.h"
+#include "TestFolder.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,6 @@
 #include <fstream>
 #include <sstream>
 #include <vector>
-#include <unistd.h>
 
 namespace {
 
@@ -25,11 +25,8 @@ std::string readFile(const std::string& path)
     return ss.str();
 }
 
-// A temporary file of this test process (parallel test runs must not share one).
-std::string tempFile(const std::string& stem)
-{
-    return (std::filesystem::temp_directory_path() / (stem + "-" + std::to_string(::getpid()) + ".json")).string();
-}
+// A temporary file of this test process: in its testFolder(), which parallel test runs do not share.
+std::string tempFile(const std::string& stem) { return (testFolder() / (stem + ".json")).string(); }
 
 // Without a GPU every run ends the same way: one line, exit code 2.
 void expectNoGpuLine(const CommandResult& r)
@@ -71,7 +68,7 @@ TEST(VbmBenchCli, BadUsageGivesOneLineAndExitCode2)
 
 TEST(VbmBenchCli, UnreadableGridFileGivesExitCode2NamingIt)
 {
-    const std::string path = (std::filesystem::temp_directory_path() / "vbm-bench-not-a-grid.nvdb").string();
+    const std::string path = (testFolder() / "vbm-bench-not-a-grid.nvdb").string();
     std::ofstream(path) << "not a grid\n";
     for (const std::string& file : {path, std::string("/nonexistent/grid.nvdb")}) {
         const CommandResult r = bench("--grid " + file);

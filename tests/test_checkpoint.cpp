@@ -10,6 +10,7 @@
 #include "RunCommand.h"
 #include "Scene.h"
 #include "Solver.h"
+#include "TestFolder.h"
 
 #include <gtest/gtest.h>
 

@@ -6,6 +6,7 @@
 #include "BenchOptions.h"
 #include "CommandLine.h"
 #include "RunCommand.h"
+#include "TestFolder.h"
 
 #include <nanovdb/io/IO.h>
 #include <nanovdb/tools/CreatePrimitives.h>

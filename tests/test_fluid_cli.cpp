@@ -4,6 +4,7 @@
 // frame in its progress and timings files. Its timing outputs (the files, the summary table)
 // are also checked on made-up records with rebuild phases, which no built-in scene runs yet.
 #include "RunCommand.h"
+#include "TestFolder.h"
 
 #include "Scene.h"
 #include "Solver.h"
@@ -29,7 +30,7 @@ CommandResult fluid(const std::string& args) { return runCommand(std::string(VBM
 
 fs::path writeFile(const std::string& name, const std::string& text)
 {
-    const fs::path p = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-" + name);
+    const fs::path p = testFolder() / ("vbm-fluid-test-" + name);
     std::ofstream(p) << text;
     return p;
 }
@@ -77,7 +78,7 @@ TEST(VbmFluidCli, BadUsageAndInputGiveOneLineAndExitCode2)
         {"--headless --backend cpu --export /nonexistent-dir/f.nvdb", "'/nonexistent-dir' does not exist"},
         {"--headless --backend cpu --screenshot /nonexistent-dir/f.png", "'/nonexistent-dir' does not exist"},
         {"--headless --backend cpu --scene ''", "--scene needs"},
-        {"--headless --backend cpu --scene " + fs::temp_directory_path().string(), "is a directory"},
+        {"--headless --backend cpu --scene " + testFolder().string(), "is a directory"},
         {"--headless --backend cpu --slice z:1e300", "within +-2^30"},
     };
     for (const auto& [args, words] : cases) {
@@ -103,7 +104,7 @@ TEST(VbmFluidCli, EveryResolverInTurnStaysIdenticalAndWritesTimings)
 {
     const fs::path scene = writeFile("plume.scene", "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 2\n"
                                                     "emitter sphere 0 3 0 2\ndt 1\n");
-    const fs::path csv = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + ".csv");
+    const fs::path csv = testFolder() / "vbm-fluid-test.csv";
     const CommandResult r = fluid("--headless --backend cpu --render none --frames 3 --resolver all --scene " +
                                   scene.string() + " --timings " + csv.string());
     ASSERT_EQ(r.code, 0) << r.out;
@@ -153,9 +154,8 @@ TEST(VbmFluidCli, MaxCflOverridesTheScenesAndShowsInTheHeader)
         "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 2\nemitter sphere 0 3 0 2\ndt 2\n";
     const fs::path plain = writeFile("plume-cfl.scene", body),
                    keyed = writeFile("plume-cfl1.scene", body + "max_cfl 1\n");
-    const fs::path out[3] = {fs::temp_directory_path() / ("vbm-fluid-cfl-" + std::to_string(::getpid()) + "-a.nvdb"),
-                             fs::temp_directory_path() / ("vbm-fluid-cfl-" + std::to_string(::getpid()) + "-b.nvdb"),
-                             fs::temp_directory_path() / ("vbm-fluid-cfl-" + std::to_string(::getpid()) + "-c.nvdb")};
+    const fs::path out[3] = {testFolder() / "vbm-fluid-cfl-a.nvdb", testFolder() / "vbm-fluid-cfl-b.nvdb",
+                             testFolder() / "vbm-fluid-cfl-c.nvdb"};
     const std::string common = "--headless --backend cpu --render none --frames 4 --scene ";
     const CommandResult wide = fluid(common + plain.string() + " --export " + out[0].string()),
                         flag =
@@ -183,8 +183,7 @@ TEST(VbmFluidCli, TimingsCountTheAdvectionSubsteps)
     const fs::path scene = writeFile("plume-substeps.scene", "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 "
                                                              "2\nemitter sphere 0 3 0 2\ndt 2\n");
     const auto substeps = [&](const std::string& flags) {
-        const fs::path csv =
-            fs::temp_directory_path() / ("vbm-fluid-substeps-" + std::to_string(::getpid()) + ".csv");
+        const fs::path csv = testFolder() / "vbm-fluid-substeps.csv";
         const CommandResult r = fluid("--headless --backend cpu --render none --frames 6 --scene " + scene.string() +
                                       " --timings " + csv.string() + " " + flags);
         EXPECT_EQ(r.code, 0) << r.out;
@@ -214,8 +213,7 @@ TEST(VbmFluidCli, TapTableShowsInTheHeaderAndChangesNoByteOfTheExport)
 {
     const fs::path scene = writeFile("plume-taps.scene", "kind smoke\ndomain sphere 0 8 0 8\nremove sphere 0 10 0 2\n"
                                                          "emitter sphere 0 3 0 2\ndt 2\n");
-    const fs::path out[2] = {fs::temp_directory_path() / ("vbm-fluid-taps-" + std::to_string(::getpid()) + "-a.nvdb"),
-                             fs::temp_directory_path() / ("vbm-fluid-taps-" + std::to_string(::getpid()) + "-b.nvdb")};
+    const fs::path out[2] = {testFolder() / "vbm-fluid-taps-a.nvdb", testFolder() / "vbm-fluid-taps-b.nvdb"};
     const std::string common = "--headless --backend cpu --render none --frames 4 --scene " + scene.string();
     const CommandResult plain = fluid(common + " --tap-table off --export " + out[0].string()),
                         stored = fluid(common + " --tap-table on --resolver all --export " + out[1].string());
@@ -264,8 +262,8 @@ TEST(VbmFluidCli, ExportWritesFieldsThatEveryResolverReproduces)
 {
     const fs::path scene =
         writeFile("export.scene", "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\ndt 1\n");
-    const fs::path a = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-a.nvdb");
-    const fs::path b = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-b.nvdb");
+    const fs::path a = testFolder() / "vbm-fluid-test-a.nvdb";
+    const fs::path b = testFolder() / "vbm-fluid-test-b.nvdb";
     const std::string base = "--headless --backend cpu --render none --frames 3 --scene " + scene.string();
     const CommandResult ra = fluid(base + " --resolver computeBoxStencil --export " + a.string());
     ASSERT_EQ(ra.code, 0) << ra.out;
@@ -301,8 +299,8 @@ TEST(VbmFluidCli, TimingsCarryTheActiveVoxelsOfEveryFrame)
     const uint64_t voxels = vbm::Solver(vbm::loadScene("heat-block"), vbm::Backend::Cpu).activeVoxels();
     ASSERT_GT(voxels, 0u);
     const std::string base = "--headless --backend cpu --render none --frames 3 --scene heat-block --timings ";
-    const fs::path csv = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-av.csv");
-    const fs::path json = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-av.json");
+    const fs::path csv = testFolder() / "vbm-fluid-test-av.csv";
+    const fs::path json = testFolder() / "vbm-fluid-test-av.json";
     for (const fs::path& file : {csv, json}) {
         const CommandResult r = fluid(base + file.string());
         ASSERT_EQ(r.code, 0) << r.out;
@@ -413,7 +411,7 @@ TEST(HeadlessSummary, TimingsFileHasRebuildRowsAndActiveVoxelsPerFrame)
         vbm::Phase::RebuildTopology, vbm::Phase::RebuildVbm, vbm::Phase::RebuildRemap, vbm::Phase::RebuildHierarchy,
         vbm::Phase::Diffusion,       vbm::Phase::Step,       vbm::Phase::Render,       vbm::Phase::Frame};
     EXPECT_EQ(order, want);
-    const fs::path csv = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-made.csv");
+    const fs::path csv = testFolder() / "vbm-fluid-test-made.csv";
     EXPECT_EQ(vbm::app::writeTimings(csv.string(), t), size_t(5 * 4 + 4));
     const std::string text = readAll(csv);
     EXPECT_NE(text.find("\n2,computeBoxStencil,rebuild topology,4,,,1100,0\n"), std::string::npos) << text;
@@ -429,7 +427,7 @@ TEST(VbmFluidCli, SeedChangesTheEmitterNoiseAndNothingElse)
 {
     const fs::path scene =
         writeFile("noisy.scene", "kind smoke\ndomain sphere 0 8 0 8\nemitter sphere 0 3 0 2\nemit_noise 0.5\nseed 3\n");
-    const fs::path json = fs::temp_directory_path() / ("vbm-fluid-test-" + std::to_string(::getpid()) + "-seed.json");
+    const fs::path json = testFolder() / "vbm-fluid-test-seed.json";
     const auto hashOf = [&](const std::string& extra) {
         const CommandResult r = fluid("--headless --backend cpu --render none --fields-hash --frames 4 --scene " +
                                       scene.string() + extra);

@@ -4,6 +4,7 @@
 #include "GridGenerators.h"
 #include "RunCommand.h"
 #include "Scene.h"
+#include "TestFolder.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
 #include <nanovdb/io/IO.h>
@@ -27,15 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path tempDir()
-{
-    static fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("vbm-test-" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
-}
+fs::path tempDir() { return testFolder(); }
 
 // A level-set sphere written by NanoVDB's own tools: a float grid from another generator.
 fs::path writeLevelSetSphere()

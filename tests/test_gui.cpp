@@ -6,6 +6,7 @@
 // the solver's values, and the timing table has a row per resolver used.
 #include "PngImage.h"
 #include "RunCommand.h"
+#include "TestFolder.h"
 
 #include "Scene.h"
 #include "Solver.h"
@@ -57,7 +58,7 @@ struct ScriptedSmoke {
 ScriptedSmoke runScriptedSmoke(const std::string& tag, const std::string& commands, int exportFrame)
 {
     ScriptedSmoke r;
-    r.dir = fs::temp_directory_path() / ("vbm-gui-" + tag + "-" + std::to_string(::getpid()));
+    r.dir = testFolder() / ("vbm-gui-" + tag);
     fs::create_directories(r.dir);
     r.scene = r.dir / "smoke.scene", r.fields = r.dir / "fields.nvdb";
     const fs::path script = r.dir / "script.txt";
@@ -87,7 +88,7 @@ const char* const Resolvers[] = {"computeBoxStencil",       "forEachBoxStencil",
 
 TEST(GuiWindow, ScriptedSessionUnderXvfb)
 {
-    const fs::path dir = fs::temp_directory_path() / ("vbm-gui-test-" + std::to_string(::getpid()));
+    const fs::path dir = testFolder() / "vbm-gui-test";
     fs::create_directories(dir);
     // A small heat scene: a 32^3 block with a hot and a cold spot, implicit steps (CG).
     const fs::path scene = dir / "small.scene";
@@ -233,7 +234,7 @@ TEST(GuiWindow, ScalarsHalfFromTheScriptRestartsWithHalfStorage)
 // frame as OpenVDB (or .nvdb) until `record off`; an export of a .vdb name writes one frame.
 TEST(GuiWindow, RecordsAFrameSequenceAndExportsAVdbFrame)
 {
-    const fs::path dir = fs::temp_directory_path() / ("vbm-gui-record-" + std::to_string(::getpid()));
+    const fs::path dir = testFolder() / "vbm-gui-record";
     fs::remove_all(dir);
     const std::string pattern = (dir / "rec_%04d.nvdb").string();
     const ScriptedSmoke r = runScriptedSmoke("record", "0 record " + pattern + "\n3 record off\n4 export " +

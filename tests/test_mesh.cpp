@@ -7,6 +7,7 @@
 #include "RunCommand.h"
 #include "Scene.h"
 #include "Solver.h"
+#include "TestFolder.h"
 #include "TestMeshes.h"
 #include "vbm/VoxelBlockManager.h"
 

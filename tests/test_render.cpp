@@ -7,6 +7,7 @@
 // voxels has the sign of each voxel, and a headless run of a scene with one draws it.
 #include "PngImage.h"
 #include "RunCommand.h"
+#include "TestFolder.h"
 
 #include "CudaInterop.h"
 #include "DeviceQueries.h"
@@ -31,10 +32,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp(const std::string& name)
-{
-    return fs::temp_directory_path() / ("vbm-render-test-" + std::to_string(::getpid()) + "-" + name);
-}
+fs::path temp(const std::string& name) { return testFolder() / ("vbm-render-test-" + name); }
 
 CommandResult renderRun(const std::string& scene, int frames, const fs::path& png, const fs::path& timings)
 {

@@ -7,6 +7,7 @@
 // follows the field shows what a fixed one at the start-up range loses.
 #include "PngImage.h"
 #include "RunCommand.h"
+#include "TestFolder.h"
 
 #include "GridGenerators.h"
 #include "ObstacleSurface.h"
@@ -77,10 +78,10 @@ vbm::HostGridHandle voxelBall(glm::vec3 centre, float r)
     return vbm::indexGridFromCoords(coords);
 }
 
-/// Keeps a picture to look at: under the temp folder, vbm-look-<name>.png.
+/// Keeps a picture to look at: vbm-look-<name>.png in testFolder() (VBM_KEEP_TEST_FILES=1 keeps it).
 void keep(const CapturedImage& im, const std::string& name)
 {
-    writePng((fs::temp_directory_path() / ("vbm-look-" + name + ".png")).string(), im.pixels, im.width, im.height);
+    writePng((testFolder() / ("vbm-look-" + name + ".png")).string(), im.pixels, im.width, im.height);
 }
 
 RenderSettings litLook()
@@ -239,7 +240,7 @@ TEST_F(RenderLook, AMeshObstacleShadowsTheSmokeBehindIt)
 // The fire scene's flames: its brightest pixels are warm, red above green above blue.
 TEST(RenderLookScene, FirePixelsAreWarm)
 {
-    const fs::path png = fs::temp_directory_path() / ("vbm-look-fire-" + std::to_string(::getpid()) + ".png");
+    const fs::path png = testFolder() / "vbm-look-fire.png";
     const CommandResult run = runCommand("VBM_VULKAN_VALIDATION=1 " + std::string(VBM_FLUID_PATH) +
                                          " --headless --backend cpu --frames 60 --scene fire-small --size 160x120 "
                                          "--screenshot " +

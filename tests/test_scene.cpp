@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Scenes: the built-ins, the files in assets/scenes, .nvdb domains and malformed input.
 #include "Scene.h"
+#include "TestFolder.h"
 #include "vbm/BuildVoxelBlockManager.h"
 
 #include <nanovdb/io/IO.h>
@@ -49,7 +50,7 @@ TEST(Scene, AdvectionIsMacCormackUnlessTheSceneSaysSemiLagrangian)
 
 TEST(Scene, NvdbLevelSetDomainInteriorAndBand)
 {
-    const fs::path p = fs::temp_directory_path() / ("vbm-scene-ls-" + std::to_string(::getpid()) + ".nvdb");
+    const fs::path p = testFolder() / "vbm-scene-ls.nvdb";
     nanovdb::io::writeGrid(p.string(), nanovdb::tools::createLevelSetSphere<float>(20.0, nanovdb::Vec3d(0), 1.0, 3.0));
     const Scene in = parseScene("kind heat\ndomain nvdb " + p.string() + " interior\n", "t");
     const Scene band = parseScene("kind heat\ndomain nvdb " + p.string() + " band\n", "t");
@@ -154,7 +155,7 @@ TEST(Scene, HostileNumbersAndShapesGetALineNumberedError)
 
 TEST(Scene, LoadingChecksWhatWouldStopTheFirstStep)
 {
-    const fs::path dir = fs::temp_directory_path() / ("vbm-scene-load-" + std::to_string(::getpid()));
+    const fs::path dir = testFolder() / "vbm-scene-load";
     fs::create_directories(dir);
     const fs::path p = dir / "explicit.scene";
     std::ofstream(p) << "kind heat\ndomain box 0 0 0 8 8 8\ntemperature sphere 4 4 4 2 1\n";

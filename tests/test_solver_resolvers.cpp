@@ -5,6 +5,7 @@
 #include "DeviceQueries.h"
 #include "RunCommand.h"
 #include "Solver.h"
+#include "TestFolder.h"
 #include "TestMeshes.h"
 
 #include <gtest/gtest.h>

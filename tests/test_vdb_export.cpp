@@ -5,6 +5,7 @@
 // and the failures: no frame number, a missing folder, a disk that fills, none leaving a file.
 #include "DeviceQueries.h"
 #include "RunCommand.h"
+#include "TestFolder.h"
 
 #include <nanovdb/io/IO.h>
 #include <openvdb/io/File.h>
