@@ -3,6 +3,8 @@
 // counterpart of launching one CUDA thread block per VBM block.
 #pragma once
 
+#include "vbm/HostThreadPool.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -17,7 +19,8 @@ namespace vbm {
 inline unsigned hostThreadCount() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 /// Calls body(b0, b1) for consecutive runs of blocks covering [blockBegin, blockEnd), the runs
-/// spread over threadCount threads (0: all cores) and dynamically scheduled. A run is handled
+/// spread over threadCount threads (0: all cores; the kept threads of HostThreadPool::shared()
+/// where free) and dynamically scheduled. A run is handled
 /// by one thread, so its body may stage tables and reuse them across its blocks. An exception
 /// thrown by a body is rethrown here after all threads have stopped.
 template <typename Body>
@@ -45,7 +48,8 @@ void forEachBlockRangeOnHost(uint64_t blockBegin, uint64_t blockEnd, Body&& body
     };
     if (threads == 1) {
         work();
-    } else {
+    } else if (!HostThreadPool::shared().runOn(threads - 1, work)) {
+        // the kept threads are taken (another caller, or a pass inside a pass): threads of its own
         std::vector<std::thread> pool;
         for (unsigned t = 0; t < threads; ++t)
             pool.emplace_back(work);
