@@ -63,7 +63,8 @@ options (on/off settings take on or off, and the bare flag means on: --fields-ha
                           read them in every Laplacian-type pass instead of resolving them
                           again: faster, bitwise the same results (docs/solver.md "The voxel
                           tap table"); auto (the scenes' default) turns it on when every
-                          configuration's solver fits in 90% of the free memory with it;
+                          configuration's solver fits in 95% of the free memory with it
+                          (90% where the active set rebuilds, to leave it room to grow);
                           off trades that speed for 24 B per voxel of room
   --render offscreen|none render each frame offscreen with Vulkan (default), or not at all
   --interop auto|on|off   how the field reaches the renderer: shared CUDA-Vulkan memory
