@@ -191,9 +191,12 @@ TEST(Adapt, RebuildKeepsEveryRetainedVoxelsBits)
 
 TEST(Adapt, ABlobInAUniformWindIsFollowedByTheActiveSet)
 {
-    // buoyancy and weight off: the wind alone carries the blob, 0.5 voxels per step along +x
+    // buoyancy and weight off: the wind alone carries the blob, 0.5 voxels per step along +x;
+    // semi-Lagrangian, which keeps the mass of a uniform translation (MacCormack's clamped
+    // correction gains about 1.3% over these 40 steps, whatever the margin)
     Solver s(parseScene("kind smoke\ndomain open -48 -24 -24 80 24 24\nadapt every 4 margin 3 threshold 0.05\n"
-                        "density sphere -20 0 0 5 1\nwind 0.5 0 0\nbuoyancy 0\nweight 0\ndt 1\n",
+                        "density sphere -20 0 0 5 1\nwind 0.5 0 0\nbuoyancy 0\nweight 0\ndt 1\n"
+                        "advection semi-lagrangian\n",
                         "wind"),
              Backend::Cpu);
     const auto centroidAndMass = [&] {
@@ -219,8 +222,8 @@ TEST(Adapt, ABlobInAUniformWindIsFollowedByTheActiveSet)
     EXPECT_NEAR(end[0] - start[0], 20.0, 1.0);
     EXPECT_NEAR(end[1] - start[1], 20.0, 3.0);
     // retained voxels are exact and the flow is uniform: what leaves is only what fell below
-    // the threshold outside the margin, within 1%
-    EXPECT_NEAR(end[2], start[2], 0.01 * start[2]);
+    // the threshold outside the margin, within 0.2%
+    EXPECT_NEAR(end[2], start[2], 0.002 * start[2]);
     // the set holds the blob and its margin: it neither vanishes nor runs away (semi-Lagrangian
     // advection spreads the blob, and more of it rises above the threshold: within 3x)
     EXPECT_GT(end[3], 0.5 * start[3]);

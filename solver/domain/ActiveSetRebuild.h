@@ -34,15 +34,33 @@ inline double buoyancyBound(const SimulationParams& p)
     return p.buoyancy * peak * (p.emitTemperature + (isFire(p) ? p.burnHeat * p.emitFuel : 0.0));
 }
 
+/// The voxels the smoke above the threshold may spread over in K steps, step by step: step j
+/// moves a departure point at most d_j = (umax + a dt j) dt / h voxels, and its trilinear taps
+/// reach less than one voxel past it, so a value above T lands at most ceil(d_j) voxels from one
+/// that was (the sample, and MacCormack's clamped correction, never exceed their taps). Above
+/// 10,000 steps, the bound K + the travel.
+inline double stepwiseSpread(int every, double umax, double accel, const SimulationParams& p)
+{
+    if (every > 10000)
+        return every + std::ceil((every * umax * p.dt + accel * p.dt * p.dt * every * (every + 1.0) / 2) / p.voxelSize);
+    double spread = 0;
+    for (int j = 1; j <= every; ++j)
+        spread += std::ceil((umax + accel * p.dt * j) * p.dt / p.voxelSize);
+    return spread;
+}
+
 /// The margin a rebuild dilates by: the scene's, widened to where the smoke can get in K steps
 /// (docs/adaptive.md): K steps at the fastest face velocity umax, plus what buoyancy's
 /// acceleration a adds over them (a dt^2 K (K + 1) / 2: the speed may grow by a dt a step), in
-/// voxels, plus MinAdaptMargin (the trilinear sample's reach and the air layer).
+/// voxels, plus MinAdaptMargin (the trilinear sample's reach and the air layer); and at least
+/// the stepwise spread plus the air layer, which is larger from K = 3 on (each step's taps reach
+/// a voxel on, where the first term counts that voxel once).
 inline int rebuildMargin(const Adaptation& a, double umax, const SimulationParams& p)
 {
     const double k = a.every;
     const double travel = k * umax * p.dt + buoyancyBound(p) * p.dt * p.dt * k * (k + 1) / 2;
-    const double reach = std::ceil(travel / p.voxelSize) + MinAdaptMargin;
+    const double reach = std::max(std::ceil(travel / p.voxelSize) + MinAdaptMargin,
+                                  stepwiseSpread(a.every, umax, buoyancyBound(p), p) + 1);
     if (!(reach < 1e4))
         throw std::runtime_error("rebuild: the flow is too fast for any margin (max |u| " + std::to_string(umax) +
                                  "): lower dt");

@@ -104,8 +104,10 @@ HostGridHandle openDomain(const std::string& source, const Line& d, const Line* 
     if (seeds.empty())
         fail(source, d.number, "no emitter or density voxel lies inside the open box (and out of the obstacles)");
     try {
-        // the margin of a rebuild from still air: the first steps' acceleration is covered too
-        return solver::activeSetOnHost(seeds, solver::rebuildMargin(scene.adapt, 0.0, scene.params), scene.region);
+        // the margin of a rebuild from the initial air, still or the wind everywhere: the
+        // first steps' acceleration is covered too
+        const double windMax = std::max({std::fabs(scene.wind[0]), std::fabs(scene.wind[1]), std::fabs(scene.wind[2])});
+        return solver::activeSetOnHost(seeds, solver::rebuildMargin(scene.adapt, windMax, scene.params), scene.region);
     } catch (const std::runtime_error& e) {
         fail(source, d.number, e.what());
     }
