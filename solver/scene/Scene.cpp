@@ -253,7 +253,7 @@ DeferredLines readStatements(const std::string& source, const std::vector<Line>&
         } else if (key == "wind") {
             expectCount(source, l, 4);
             for (int a = 0; a < 3; ++a)
-                scene.wind[a] = float(numberIn(source, l, 1 + a, -100, 100, "a wind component (voxels per unit time)"));
+                scene.wind[a] = float(numberIn(source, l, 1 + a, -100, 100, "a wind component (a face velocity, in world units per unit time)"));
         } else if (key == "scheme") {
             scene.params.scheme =
                 pick<HeatScheme>(source, l, {{"explicit", HeatScheme::Explicit}, {"implicit", HeatScheme::Implicit}});
