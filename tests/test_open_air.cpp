@@ -104,6 +104,15 @@ TEST(OpenAir, TheMarginCoversKStepsOfTheFastestFlowPlusTheReach)
     p.voxelSize = 0.25;
     EXPECT_EQ(rebuildMargin(a, 1.0, p), 8 + MinAdaptMargin); // 2 voxels a step exactly: the travel's
     EXPECT_THROW(rebuildMargin(a, 1e9, p), std::runtime_error);
+    // still air spreads nothing however long between rebuilds; any flow spreads a voxel a step,
+    // so a million steps between rebuilds needs more than any margin
+    EXPECT_EQ(rebuildMargin(Adaptation{1000000, 3, 0.1}, 0.0, p), 3);
+    try {
+        rebuildMargin(Adaptation{1000000, 3, 0.1}, 1e-3, p);
+        ADD_FAILURE() << "a million steps of moving air between rebuilds was given a margin";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("rebuild more often"), std::string::npos) << e.what();
+    }
     // buoyancy 0.4 on temperature 1 (+50% noise): a = 0.6, so step j moves up to
     // (1 + 0.6 x 0.5 j) x 0.5 = 0.65, 0.8, 0.95, 1.1 voxels: 1 + 1 + 1 + 2, + the air layer
     p.voxelSize = 1, p.buoyancy = 0.4, p.emitTemperature = 1, p.emitNoise = 0.5;

@@ -37,10 +37,11 @@ inline double buoyancyBound(const SimulationParams& p)
 /// The voxels the smoke above the threshold may spread over in K steps, step by step: step j
 /// moves a departure point at most d_j = (umax + a dt j) dt / h voxels, and its trilinear taps
 /// reach less than one voxel past it, so a value above T lands at most ceil(d_j) voxels from one
-/// that was (the sample, and MacCormack's clamped correction, never exceed their taps). Above
-/// 10,000 steps, the bound K + the travel.
+/// that was (the sample, and MacCormack's clamped correction, never exceed their taps). None in
+/// still air; above 10,000 steps, the bound K + the travel (each ceil(d_j) < d_j + 1).
 inline double stepwiseSpread(int every, double umax, double accel, const SimulationParams& p)
 {
+    if (umax <= 0 && accel <= 0) return 0;
     if (every > 10000)
         return every + std::ceil((every * umax * p.dt + accel * p.dt * p.dt * every * (every + 1.0) / 2) / p.voxelSize);
     double spread = 0;
@@ -53,8 +54,8 @@ inline double stepwiseSpread(int every, double umax, double accel, const Simulat
 /// (docs/adaptive.md): K steps at the fastest face velocity umax, plus what buoyancy's
 /// acceleration a adds over them (a dt^2 K (K + 1) / 2: the speed may grow by a dt a step), in
 /// voxels, plus MinAdaptMargin (the trilinear sample's reach and the air layer); and at least
-/// the stepwise spread plus the air layer, which is larger from K = 3 on (each step's taps reach
-/// a voxel on, where the first term counts that voxel once).
+/// the stepwise spread plus the air layer, which can be larger from K = 3 on (each step's taps
+/// reach a voxel on, where the first term counts that voxel once).
 inline int rebuildMargin(const Adaptation& a, double umax, const SimulationParams& p)
 {
     const double k = a.every;
@@ -62,8 +63,9 @@ inline int rebuildMargin(const Adaptation& a, double umax, const SimulationParam
     const double reach = std::max(std::ceil(travel / p.voxelSize) + MinAdaptMargin,
                                   stepwiseSpread(a.every, umax, buoyancyBound(p), p) + 1);
     if (!(reach < 1e4))
-        throw std::runtime_error("rebuild: the flow is too fast for any margin (max |u| " + std::to_string(umax) +
-                                 "): lower dt");
+        throw std::runtime_error("rebuild: the smoke may spread " + std::to_string(int(std::min(reach, 1e9))) +
+                                 " voxels between rebuilds (max |u| " + std::to_string(umax) + ", every " +
+                                 std::to_string(a.every) + " steps), over any margin: lower dt or rebuild more often");
     return std::max(a.margin, int(reach));
 }
 
