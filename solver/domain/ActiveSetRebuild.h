@@ -34,18 +34,19 @@ inline double buoyancyBound(const SimulationParams& p)
     return p.buoyancy * peak * (p.emitTemperature + (isFire(p) ? p.burnHeat * p.emitFuel : 0.0));
 }
 
+/// Margins of this many voxels or more are refused: the flow outruns any set.
+inline constexpr double MaxRebuildReach = 1e4;
+
 /// The voxels the smoke above the threshold may spread over in K steps, step by step: step j
 /// moves a departure point at most d_j = (umax + a dt j) dt / h voxels, and its trilinear taps
 /// reach less than one voxel past it, so a value above T lands at most ceil(d_j) voxels from one
 /// that was (the sample, and MacCormack's clamped correction, never exceed their taps). None in
-/// still air; above 10,000 steps, the bound K + the travel (each ceil(d_j) < d_j + 1).
+/// still air; counted only up to MaxRebuildReach (each moving step adds at least one).
 inline double stepwiseSpread(int every, double umax, double accel, const SimulationParams& p)
 {
     if (umax <= 0 && accel <= 0) return 0;
-    if (every > 10000)
-        return every + std::ceil((every * umax * p.dt + accel * p.dt * p.dt * every * (every + 1.0) / 2) / p.voxelSize);
     double spread = 0;
-    for (int j = 1; j <= every; ++j)
+    for (int j = 1; j <= every && spread < MaxRebuildReach; ++j)
         spread += std::ceil((umax + accel * p.dt * j) * p.dt / p.voxelSize);
     return spread;
 }
@@ -58,14 +59,14 @@ inline double stepwiseSpread(int every, double umax, double accel, const Simulat
 /// reach a voxel on, where the first term counts that voxel once).
 inline int rebuildMargin(const Adaptation& a, double umax, const SimulationParams& p)
 {
-    const double k = a.every;
-    const double travel = k * umax * p.dt + buoyancyBound(p) * p.dt * p.dt * k * (k + 1) / 2;
-    const double reach = std::max(std::ceil(travel / p.voxelSize) + MinAdaptMargin,
-                                  stepwiseSpread(a.every, umax, buoyancyBound(p), p) + 1);
-    if (!(reach < 1e4))
-        throw std::runtime_error("rebuild: the smoke may spread " + std::to_string(int(std::min(reach, 1e9))) +
-                                 " voxels between rebuilds (max |u| " + std::to_string(umax) + ", every " +
-                                 std::to_string(a.every) + " steps), over any margin: lower dt or rebuild more often");
+    const double k = a.every, accel = buoyancyBound(p);
+    const double travel = k * umax * p.dt + accel * p.dt * p.dt * k * (k + 1) / 2;
+    const double reach =
+        std::max(std::ceil(travel / p.voxelSize) + MinAdaptMargin, stepwiseSpread(a.every, umax, accel, p) + 1);
+    if (!(reach < MaxRebuildReach))
+        throw std::runtime_error("rebuild: the smoke may spread " + std::to_string(int(MaxRebuildReach)) +
+                                 " voxels or more between rebuilds (max |u| " + std::to_string(umax) + ", every " +
+                                 std::to_string(a.every) + " steps): lower dt or rebuild more often");
     return std::max(a.margin, int(reach));
 }
 
