@@ -2,11 +2,14 @@
 // One frame as an OpenVDB .vdb file (see VdbExport.h).
 #include "VdbExport.h"
 
+#include "ChunkedFileSink.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <ostream>
+#include <thread>
 #include <stdexcept>
 
 #if VBM_HAVE_OPENVDB
@@ -104,6 +107,10 @@ openvdb::Vec3fGrid::Ptr centredVelocity(const nanovdb::NanoGrid<nanovdb::ValueOn
     return gridOverDomain<openvdb::Vec3fGrid>(domain, openvdb::Vec3f(0.f), centred);
 }
 
+/// Threads that copy a file's chunks into it: a quarter of the cores, 1 to 4. The stream
+/// that fills the chunks is serial; these take the kernel's copies off it.
+unsigned sinkThreads() { return std::clamp(std::thread::hardware_concurrency() / 4, 1u, 4u); }
+
 } // namespace
 
 std::string vdbExportWhyNot() { return ""; }
@@ -138,23 +145,27 @@ void writeVdbFrame(const std::string& path, const VdbFrame& f, VdbStorage storag
     meta.insertMeta("creator", openvdb::StringMetadata("vbm-fluid"));
 
     const std::string temporary = path + ".partial";
-    std::ofstream os(temporary, std::ios::binary | std::ios::trunc);
-    if (!os) throw std::runtime_error("export: cannot write " + temporary);
+    ChunkedFileSink sink(temporary, sinkThreads());
+    if (!sink.openError().empty())
+        throw std::runtime_error("export: cannot write " + temporary + " (" + sink.openError() + ")");
+    std::error_code ec;
     try {
+        std::ostream os(&sink);
         openvdb::io::Stream stream(os);
-        stream.setCompression(storage.compression == VdbCompression::None ? uint32_t(openvdb::io::COMPRESS_ACTIVE_MASK)
+        // "none" is none at all: each leaf's 512 values in one piece, without the per-voxel
+        // pass that sorts active from inactive values (inactive ones hold the background)
+        stream.setCompression(storage.compression == VdbCompression::None ? uint32_t(openvdb::io::COMPRESS_NONE)
                                                                   : openvdb::io::Archive::DEFAULT_COMPRESSION_FLAGS);
         stream.write(grids, meta);
     } catch (const std::exception& e) {
-        std::error_code ignored;
-        os.close(), std::filesystem::remove(temporary, ignored);
+        sink.finish();
+        std::filesystem::remove(temporary, ec);
         throw std::runtime_error("export: writing " + path + " failed: " + e.what());
     }
-    os.close(); // a full disk shows here, when the last bytes go out
-    std::error_code ec;
-    if (!os) {
+    if (const std::string why = sink.finish(); !why.empty()) {
         std::filesystem::remove(temporary, ec);
-        throw std::runtime_error("export: writing " + path + " failed (is the disk full?); nothing was left under its name");
+        throw std::runtime_error("export: writing " + path + " failed (is the disk full?); nothing was left under its name (" +
+                                 why + ")");
     }
     std::filesystem::rename(temporary, path, ec);
     if (ec) {
