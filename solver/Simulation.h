@@ -36,6 +36,8 @@ public:
     {
         if (mSmokeThreshold >= 0) mSmokeCount = Exec::template allocate<double>(1);
         mStepsDone = scene.startStep;
+        // a resumed run: whether its last step left smoke at the edge is read off the fields again
+        if (mStepsDone > 0) mRebuild.watchEdge(mStepsDone);
         mExec.synchronize();
     }
 
@@ -116,6 +118,7 @@ private:
         mTimer.endStep();
         mTimer.report().activeVoxels = mDomain.activeVoxels();
         ++mStepsDone;
+        mRebuild.watchEdge(mStepsDone);
         if (mKind == SimulationKind::Smoke) mTimer.report().divergenceAfter = mProjection.divergenceAfter();
         if (mSmokeThreshold >= 0) mTimer.report().smokeVoxels = smokeVoxels();
         if (mStepsDone % FiniteCheckEvery == 1) checkFinite();

@@ -197,6 +197,40 @@ TEST(OpenAir, ALowThresholdInASlowWindStaysInsideTheSetForManyStepsBetweenRebuil
     expectNothingAboveTLostAtTheEdge(s, 0.01f, 60);
 }
 
+// Heavy smoke falling from rest: `weight` pulls dense smoke down, an acceleration the margin's
+// bound (buoyancy's) leaves out, so the smoke outruns the first set's margin within a few steps.
+// The edge watch then rebuilds at the next step instead of the 4th: every step that ends with
+// smoke above T at the set's edge is followed by a rebuild, and the smoke is back inside.
+TEST(OpenAir, SmokeThatOutrunsTheMarginMakesTheNextStepRebuild)
+{
+    const float t = 0.05f;
+    Solver s(parseScene("kind smoke\ndomain open\nadapt every 4 margin 2 threshold 0.05\n"
+                        "emitter sphere 0 200 0 1\nemit_density 0.01\nemit_temperature 0.01\n"
+                        "density sphere 0 40 0 6 5\nbuoyancy 0\nweight 0.5\ndt 1\n",
+                        "falling"),
+             Backend::Cpu);
+    int early = 0;
+    bool alarm = false; // the last step left smoke above T at the edge
+    for (int k = 1; k <= 24; ++k) {
+        const bool rebuilt = s.step().rebuilt;
+        const bool scheduled = (k - 1) % 4 == 0 && k > 1;
+        if (alarm) {
+            EXPECT_TRUE(rebuilt) << "step " << k << " follows smoke at the edge but did not rebuild";
+        }
+        if (rebuilt && !scheduled) ++early;
+        EXPECT_FALSE(rebuilt && !scheduled && !alarm) << "step " << k << " rebuilt early without a cause";
+        alarm = false;
+        const auto density = densityByCoord(s);
+        for (const auto& [c, rho] : density)
+            for (int f = 0; f < 6 && rho > t && !alarm; ++f) {
+                std::array<int, 3> n = c;
+                n[f / 2] += f % 2 ? 1 : -1;
+                alarm = !density.count(n);
+            }
+    }
+    EXPECT_GE(early, 1) << "the falling smoke never outran the margin: the test no longer reaches the edge watch";
+}
+
 TEST(OpenAir, TheVCycleWithOpenCoarseLevelsIsSymmetric)
 {
     // an open plume's first set: air cells round it, fixed voxels on every coarse level

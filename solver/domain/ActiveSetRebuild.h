@@ -12,6 +12,7 @@
 #include "exec/PhaseTimer.h"
 #include "exec/StencilRunner.h"
 #include "kernels/ActiveSetBodies.h"
+#include "kernels/CgBodies.h"
 
 #include <cmath>
 #include <limits>
@@ -80,16 +81,39 @@ public:
     {
     }
 
-    /// Whether the step after `stepsDone` steps starts with a rebuild.
+    /// Whether the step after `stepsDone` steps starts with a rebuild: every K-th, and early
+    /// after a step that left smoke at the set's edge (watchEdge).
     bool due(uint64_t stepsDone) const
     {
-        return mAdapt.enabled() && mAdapt.rebuilds && stepsDone > 0 && stepsDone % mAdapt.every == 0;
+        return mAdapt.enabled() && mAdapt.rebuilds && stepsDone > 0 && (stepsDone % mAdapt.every == 0 || mEarly);
     }
     /// The margin the last rebuild used.
     int lastMargin() const { return mLastMargin; }
+    /// Rebuilds made early, because smoke reached the set's edge between rebuilds.
+    uint64_t earlyRebuilds() const { return mEarlyRebuilds; }
+
+    /// After step `stepsDone`: whether any air cell (the set's open edge) holds density,
+    /// temperature or fuel above T. The margin is meant to keep the smoke off the edge until the
+    /// next rebuild (docs/adaptive.md); where a flow outran it (an acceleration the margin does
+    /// not bound, such as vorticity confinement's), the next step rebuilds at once instead of
+    /// letting the smoke leave the set. Skipped where the next step rebuilds anyway.
+    void watchEdge(uint64_t stepsDone)
+    {
+        const float* air = mDomain.air();
+        if (!mAdapt.enabled() || !mAdapt.rebuilds || !air || stepsDone % mAdapt.every == 0) return;
+        if (!mEdgeCount.data()) mEdgeCount = Exec::template allocate<double>(1);
+        Exec& exec = mRun.exec();
+        exec.elementsSum(mDomain.valueCount(),
+                         SmokeAtEdge{mFields.scalars(), mFields.has(Channel::Fuel) ? mFields[Channel::Fuel] : nullptr, air,
+                                     float(mAdapt.threshold)},
+                         StoreTotal{mEdgeCount.data()});
+        mEarly = exec.read(mEdgeCount, 1)[0] > 0;
+    }
 
     void run(const SimulationParams& p, PhaseTimer<Exec>& timer)
     {
+        mEarlyRebuilds += mEarly ? 1 : 0;
+        mEarly = false;
         Exec& exec = mRun.exec();
         Fields<Exec>& f = mFields;
         const uint64_t n = mDomain.valueCount();
@@ -168,6 +192,9 @@ private:
     std::array<float, 3> mWind;
     TopologyBuilder<Exec> mBuilder;
     int mLastMargin = 0;
+    bool mEarly = false; ///< the last step left smoke at the edge: the next one rebuilds
+    uint64_t mEarlyRebuilds = 0;
+    typename Exec::template Array<double> mEdgeCount; ///< where watchEdge's sum lands
 };
 
 } // namespace vbm::solver

@@ -94,6 +94,22 @@ struct DensityAbove {
     __hostdev__ double operator()(uint64_t i) const { return scalars.load(i).density > threshold ? 1.0 : 0.0; }
 };
 
+/// 1 at an air cell (the set's open edge) whose density, temperature or fuel exceeds the
+/// threshold: smoke the margin did not keep inside the set, which the next step's early rebuild
+/// takes in (ActiveSetRebuild::watchEdge). air: the Domain's air cells (nonzero at one).
+struct SmokeAtEdge {
+    ScalarPairs scalars;
+    const float* fuel; ///< null: none
+    const float* air;
+    float threshold;
+    __hostdev__ double operator()(uint64_t i) const
+    {
+        if (air[i] == 0.f) return 0.0;
+        const DensityTemperature d = scalars.load(i);
+        return d.density > threshold || d.temperature > threshold || (fuel && fuel[i] > threshold) ? 1.0 : 0.0;
+    }
+};
+
 /// out[i] = in[i] - value (the velocity relative to the wind, for its largest component).
 struct SubtractValue {
     const float* in;
