@@ -86,8 +86,8 @@ options (on/off settings take on or off, and the bare flag means on: --fields-ha
   --export-writers N      files --export-every writes at once, each on its own thread
                           (default: on CUDA a quarter of the cores, at most 4; on the CPU 1)
   --export-compression blosc|none  how --export-every's .vdb files store their values:
-                          blosc (default, OpenVDB's own) or none: larger files, written
-                          faster (a 991M-voxel frame: 24.8 GB in 33.7 s, not 12.4 GB in 46.9 s)
+                          blosc (default, OpenVDB's own) or none: about twice the bytes,
+                          written faster (measured in docs/export.md)
   --export-precision float|half  how --export-every's .vdb files store float values: float
                           (default: every bit) or half (16-bit: half the values' bytes, each value
                           rounded to the nearest half; readers get floats back)
