@@ -115,10 +115,10 @@ private:
             mTimer.report().substeps = mAdvection.run(p, mTimer);
             mProjection.run(p, mTimer);
         }
+        mRebuild.watchEdge(mStepsDone + 1); // the solver's own work: inside the step's time
         mTimer.endStep();
         mTimer.report().activeVoxels = mDomain.activeVoxels();
         ++mStepsDone;
-        mRebuild.watchEdge(mStepsDone);
         if (mKind == SimulationKind::Smoke) mTimer.report().divergenceAfter = mProjection.divergenceAfter();
         if (mSmokeThreshold >= 0) mTimer.report().smokeVoxels = smokeVoxels();
         if (mStepsDone % FiniteCheckEvery == 1) checkFinite();
