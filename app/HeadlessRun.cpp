@@ -33,6 +33,7 @@ struct RunOutcome {
     int rebuildFrames = 0;     ///< frames whose step rebuilt the topology (the first configuration's)
     uint64_t rebuildBytes = 0; ///< the render's host copies in those frames, in all (the field and the new grid)
     uint64_t imageBytes = 0;   ///< screenshot read-backs, in all
+    int earlyRebuilds = 0;     ///< rebuilds the edge watch brought forward (the first configuration's)
     bool identical = true;     ///< every configuration's fields equal after every frame
     int firstDifference = -1;
     int framesRun = 0, lastFrame = -1; ///< frames run, and the last one's number from the scene's start
@@ -168,10 +169,12 @@ void printHeader(const Options& o, const Session& session, const std::string& re
 void reportProgress(uint64_t frame, uint64_t frames, const std::vector<FrameTimings>& records)
 {
     const FrameTimings& first = records.front();
-    char line[160];
+    char line[224];
     std::snprintf(line, sizeof line, "[vbm-fluid] frame %llu/%llu, last step %.2f ms, %llu active voxels%s",
                   (unsigned long long)frame + 1, (unsigned long long)frames, records.back().stepMs(), (unsigned long long)first.activeVoxels,
-                  first.rebuilt ? " (rebuilt)" : "");
+                  first.rebuiltEarly ? " (rebuilt early: smoke had reached the set's edge)"
+                  : first.rebuilt    ? " (rebuilt)"
+                                     : "");
     if (isatty(fileno(stderr)))
         std::fprintf(stderr, "\r%s   %s", line, first.rebuilt ? "\n" : "");
     else if (first.rebuilt || (frame + 1) % std::max<uint64_t>(1, frames / 10) == 0 || frame + 1 == frames)
@@ -209,6 +212,7 @@ RunOutcome runFrames(const Options& o, Session& session, const RunOutputs& out)
         const std::vector<FrameTimings>& records = session.frame({true, shot});
         run.records.frames.push_back(records);
         ++run.framesRun, run.lastFrame = number;
+        run.earlyRebuilds += records.front().rebuiltEarly ? 1 : 0;
         if (session.renderer()) countHostBytes(run, records.front());
         if (shot) {
             const render::CapturedImage image = session.capture();
@@ -235,6 +239,11 @@ bool printOutcome(const Options& o, const Session& session, const RunOutcome& ru
             "\nFields bitwise identical across all %zu resolvers after every frame: %s\n", session.solverCount(),
             run.identical ? "yes"
                           : ("NO (first difference after frame " + std::to_string(run.firstDifference) + ")").c_str());
+    if (run.earlyRebuilds)
+        std::printf("\nEarly rebuilds: %d: smoke above the adapt threshold reached the active set's edge between "
+                    "rebuilds, so the next step rebuilt at once. A larger `adapt ... margin` or a smaller `every` "
+                    "keeps it inside (docs/adaptive.md)\n",
+                    run.earlyRebuilds);
     if (const render::VolumeRenderer* r = session.renderer()) {
         std::printf("\nHost copies per frame for the render: %llu bytes (%s path; largest in any frame%s: %llu)\n",
                     (unsigned long long)run.fieldBytes, r->interop() ? "shared" : "staging",

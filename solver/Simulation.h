@@ -104,6 +104,7 @@ private:
     {
         mTimer.beginStep();
         if (mRebuild.due(mStepsDone)) {
+            mTimer.report().rebuiltEarly = mRebuild.early();
             mRebuild.run(p, mTimer);
             ++mTopologyVersion;
             mTimer.report().rebuilt = true;

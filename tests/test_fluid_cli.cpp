@@ -124,6 +124,31 @@ TEST(VbmFluidCli, EveryResolverInTurnStaysIdenticalAndWritesTimings)
     fs::remove(csv);
 }
 
+// Heavy smoke falling out of its first set (test_open_air.cpp): the progress marks the early
+// rebuilds and the run's end counts them with what to change; a scene whose margin holds says
+// nothing of them.
+TEST(VbmFluidCli, EarlyRebuildsAreMarkedAndCountedWithWhatToChange)
+{
+    const fs::path scene = writeFile("falling.scene", "kind smoke\ndomain open\nadapt every 4 margin 2 threshold 0.05\n"
+                                                      "emitter sphere 0 200 0 1\nemit_density 0.01\n"
+                                                      "emit_temperature 0.01\ndensity sphere 0 40 0 6 5\n"
+                                                      "buoyancy 0\nweight 0.5\ndt 1\n");
+    const CommandResult r = fluid("--headless --backend cpu --render none --frames 12 --scene " + scene.string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    const std::regex marked(R"(frame \d+/12, .* \(rebuilt early: smoke had reached the set's edge\))");
+    const auto marks = std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), marked), std::sregex_iterator());
+    EXPECT_GE(marks, 1) << r.out;
+    std::smatch count;
+    ASSERT_TRUE(std::regex_search(r.out, count, std::regex(R"(Early rebuilds: (\d+): smoke above the adapt threshold)")))
+        << r.out;
+    EXPECT_EQ(std::stol(count[1]), marks) << r.out;
+    EXPECT_NE(r.out.find("A larger `adapt ... margin` or a smaller `every`"), std::string::npos) << r.out;
+
+    const CommandResult held = fluid("--headless --backend cpu --render none --frames 12 --scene fire-small");
+    ASSERT_EQ(held.code, 0) << held.out;
+    EXPECT_EQ(held.out.find("early"), std::string::npos) << held.out;
+}
+
 // --scalars half: the header says so, the memory is 4 B per voxel less, and every resolver in
 // turn stays identical on the half pairs.
 TEST(VbmFluidCli, HalfScalarsShowInTheHeaderAndMemory)

@@ -212,8 +212,10 @@ TEST(OpenAir, SmokeThatOutrunsTheMarginMakesTheNextStepRebuild)
     int early = 0;
     bool alarm = false; // the last step left smoke above T at the edge
     for (int k = 1; k <= 24; ++k) {
-        const bool rebuilt = s.step().rebuilt;
+        const FrameTimings& timings = s.step();
+        const bool rebuilt = timings.rebuilt;
         const bool scheduled = (k - 1) % 4 == 0 && k > 1;
+        EXPECT_EQ(timings.rebuiltEarly, rebuilt && !scheduled) << "step " << k;
         if (alarm) {
             EXPECT_TRUE(rebuilt) << "step " << k << " follows smoke at the edge but did not rebuild";
         }

@@ -68,6 +68,9 @@ struct FrameTimings {
     /// (what the active set follows); 0 elsewhere.
     uint64_t smokeVoxels = 0;
     bool rebuilt = false;        ///< the step began with a rebuild of the topology
+    /// ... before its time: the step before left smoke above the adapt threshold at the set's
+    /// edge (docs/adaptive.md, "the edge watch")
+    bool rebuiltEarly = false;
 
     void add(Phase p, double ms, int iterations = -1, double residual = -1)
     {

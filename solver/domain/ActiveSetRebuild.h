@@ -91,6 +91,8 @@ public:
     int lastMargin() const { return mLastMargin; }
     /// Rebuilds made early, because smoke reached the set's edge between rebuilds.
     uint64_t earlyRebuilds() const { return mEarlyRebuilds; }
+    /// Whether the next rebuild, if due now, comes early (before run() clears it).
+    bool early() const { return mEarly; }
 
     /// After step `stepsDone`: whether any air cell (the set's open edge) holds density,
     /// temperature or fuel above T. The margin is meant to keep the smoke off the edge until the
