@@ -23,6 +23,9 @@ struct Row {
     }
 };
 
+/// The frame's rebuild: "every" (the K-th step's), "early" (the edge watch's), or "" (none).
+const char* rebuildName(const FrameTimings& f) { return f.rebuiltEarly ? "early" : f.rebuilt ? "every" : ""; }
+
 /// Calls `row` for every row in file order: per frame, each configuration's solver phases and
 /// step, then the first configuration's phases the app added (render, render gpu, frame).
 void forEachRow(const TimingRecords& t, const std::function<void(const Row&)>& row)
@@ -49,20 +52,21 @@ void writeJson(std::ostream& f, const TimingRecords& t, size_t rows)
             f << ", \"iterations\": " << r.time->iterations << ", \"residual\": " << r.time->residual;
         else if (r.count() >= 0)
             f << ", \"substeps\": " << r.count();
-        f << ", \"active_voxels\": " << r.record->activeVoxels << ", \"smoke_voxels\": " << r.record->smokeVoxels << "}"
-          << (++i < rows ? ",\n" : "\n");
+        f << ", \"active_voxels\": " << r.record->activeVoxels << ", \"smoke_voxels\": " << r.record->smokeVoxels;
+        if (r.record->rebuilt) f << ", \"rebuild\": \"" << rebuildName(*r.record) << "\"";
+        f << "}" << (++i < rows ? ",\n" : "\n");
     });
     f << "]}\n";
 }
 
 void writeCsv(std::ostream& f, const TimingRecords& t)
 {
-    f << "frame,resolver,phase,ms,iterations,residual,active_voxels,smoke_voxels\n";
+    f << "frame,resolver,phase,ms,iterations,residual,active_voxels,smoke_voxels,rebuild\n";
     forEachRow(t, [&](const Row& r) {
         const bool cg = r.time->iterations >= 0;
         f << r.record->frame << "," << *r.config << "," << phaseName(r.time->phase) << "," << r.time->ms << ","
           << (r.count() >= 0 ? std::to_string(r.count()) : "") << "," << (cg ? std::to_string(r.time->residual) : "")
-          << "," << r.record->activeVoxels << "," << r.record->smokeVoxels << "\n";
+          << "," << r.record->activeVoxels << "," << r.record->smokeVoxels << "," << rebuildName(*r.record) << "\n";
     });
 }
 

@@ -28,6 +28,12 @@ namespace {
 
 CommandResult fluid(const std::string& args) { return runCommand(std::string(VBM_FLUID_PATH) + " " + args); }
 
+std::string readAll(const fs::path& p)
+{
+    std::ifstream in(p);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
 fs::path writeFile(const std::string& name, const std::string& text)
 {
     const fs::path p = testFolder() / ("vbm-fluid-test-" + name);
@@ -133,7 +139,9 @@ TEST(VbmFluidCli, EarlyRebuildsAreMarkedAndCountedWithWhatToChange)
                                                       "emitter sphere 0 200 0 1\nemit_density 0.01\n"
                                                       "emit_temperature 0.01\ndensity sphere 0 40 0 6 5\n"
                                                       "buoyancy 0\nweight 0.5\ndt 1\n");
-    const CommandResult r = fluid("--headless --backend cpu --render none --frames 12 --scene " + scene.string());
+    const fs::path csv = testFolder() / "vbm-fluid-test-falling.csv";
+    const CommandResult r =
+        fluid("--headless --backend cpu --render none --frames 12 --scene " + scene.string() + " --timings " + csv.string());
     ASSERT_EQ(r.code, 0) << r.out;
     const std::regex marked(R"(frame \d+/12, .* \(rebuilt early: smoke had reached the set's edge\))");
     const auto marks = std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), marked), std::sregex_iterator());
@@ -143,6 +151,15 @@ TEST(VbmFluidCli, EarlyRebuildsAreMarkedAndCountedWithWhatToChange)
         << r.out;
     EXPECT_EQ(std::stol(count[1]), marks) << r.out;
     EXPECT_NE(r.out.find("A larger `adapt ... margin` or a smaller `every`"), std::string::npos) << r.out;
+    // the timings file's step rows say which frames rebuilt early: as many as the progress marked
+    std::istringstream lines(readAll(csv));
+    std::string line;
+    long earlySteps = 0, everySteps = 0;
+    while (std::getline(lines, line))
+        if (line.find(",step,") != std::string::npos)
+            earlySteps += line.ends_with(",early"), everySteps += line.ends_with(",every");
+    EXPECT_EQ(earlySteps, marks) << readAll(csv);
+    EXPECT_GE(everySteps, 1) << readAll(csv);
 
     const CommandResult held = fluid("--headless --backend cpu --render none --frames 12 --scene fire-small");
     ASSERT_EQ(held.code, 0) << held.out;
@@ -306,16 +323,6 @@ TEST(VbmFluidCli, ExportWritesFieldsThatEveryResolverReproduces)
     fs::remove(a), fs::remove(b);
 }
 
-namespace {
-
-std::string readAll(const fs::path& p)
-{
-    std::ifstream in(p);
-    return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
-} // namespace
-
 // heat-block, a fixed topology: every row of the CSV and of the JSON carries active_voxels, the
 // solver's active voxel count, every frame has rows, and the progress lines say the count and
 // mark no frame as rebuilt.
@@ -341,11 +348,11 @@ TEST(VbmFluidCli, TimingsCarryTheActiveVoxelsOfEveryFrame)
     std::istringstream lines(readAll(csv));
     std::string line;
     ASSERT_TRUE(std::getline(lines, line));
-    EXPECT_EQ(line, "frame,resolver,phase,ms,iterations,residual,active_voxels,smoke_voxels");
+    EXPECT_EQ(line, "frame,resolver,phase,ms,iterations,residual,active_voxels,smoke_voxels,rebuild");
     std::map<int, int> rowsPerFrame;
     while (std::getline(lines, line)) {
         ++rowsPerFrame[std::stoi(line)];
-        EXPECT_TRUE(line.ends_with("," + std::to_string(voxels) + ",0")) << line; // a closed scene counts no smoke
+        EXPECT_TRUE(line.ends_with("," + std::to_string(voxels) + ",0,")) << line; // no smoke counted, no rebuild
     }
     EXPECT_EQ(rowsPerFrame.size(), 3u);
     for (const auto& [frame, rows] : rowsPerFrame)
@@ -427,23 +434,39 @@ TEST(HeadlessSummary, RebuildPhasesOverTheFramesThatRanThemAndAmortized)
 }
 
 // The timings file of the same made-up run: the rebuild rows only in the frames that rebuilt, in
-// the order they ran, and every row with the frame's active voxels.
+// the order they ran, and every row with the frame's active voxels and its rebuild: none, the
+// K-th step's ("every") or the edge watch's ("early", made up here on the last frame).
 TEST(HeadlessSummary, TimingsFileHasRebuildRowsAndActiveVoxelsPerFrame)
 {
-    const vbm::app::TimingRecords t = madeUpRun(5, {2});
+    vbm::app::TimingRecords t = madeUpRun(5, {2});
     const std::vector<vbm::Phase> order = vbm::app::phasesInRowOrder(t);
     const std::vector<vbm::Phase> want = {
         vbm::Phase::RebuildTopology, vbm::Phase::RebuildVbm, vbm::Phase::RebuildRemap, vbm::Phase::RebuildHierarchy,
         vbm::Phase::Diffusion,       vbm::Phase::Step,       vbm::Phase::Render,       vbm::Phase::Frame};
     EXPECT_EQ(order, want);
+    t.frames[4][0].rebuilt = t.frames[4][0].rebuiltEarly = true;
     const fs::path csv = testFolder() / "vbm-fluid-test-made.csv";
     EXPECT_EQ(vbm::app::writeTimings(csv.string(), t), size_t(5 * 4 + 4));
     const std::string text = readAll(csv);
-    EXPECT_NE(text.find("\n2,computeBoxStencil,rebuild topology,4,,,1100,0\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("\n1,computeBoxStencil,diffusion,10,,,1000,0\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("\n4,computeBoxStencil,frame,11,,,1100,0\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n2,computeBoxStencil,rebuild topology,4,,,1100,0,every\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n1,computeBoxStencil,diffusion,10,,,1000,0,\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n4,computeBoxStencil,frame,11,,,1100,0,early\n"), std::string::npos) << text;
     EXPECT_EQ(text.find("\n1,computeBoxStencil,rebuild"), std::string::npos) << text;
-    fs::remove(csv);
+    const fs::path json = testFolder() / "vbm-fluid-test-made.json";
+    vbm::app::writeTimings(json.string(), t);
+    const std::string rows = readAll(json);
+    EXPECT_NE(rows.find("{\"frame\": 2, \"resolver\": \"computeBoxStencil\", \"phase\": \"diffusion\", \"ms\": 10, "
+                        "\"active_voxels\": 1100, \"smoke_voxels\": 0, \"rebuild\": \"every\"}"),
+              std::string::npos)
+        << rows;
+    EXPECT_NE(rows.find("\"phase\": \"frame\", \"ms\": 11, \"active_voxels\": 1100, \"smoke_voxels\": 0, \"rebuild\": \"early\"}"),
+              std::string::npos)
+        << rows;
+    EXPECT_NE(rows.find("{\"frame\": 1, \"resolver\": \"computeBoxStencil\", \"phase\": \"diffusion\", \"ms\": 10, "
+                        "\"active_voxels\": 1000, \"smoke_voxels\": 0}"),
+              std::string::npos)
+        << rows;
+    fs::remove(csv), fs::remove(json);
 }
 
 // --seed replaces the scene's seed of the emitter noise: the same seed, the same bits (the
