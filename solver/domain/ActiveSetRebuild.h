@@ -89,8 +89,6 @@ public:
     }
     /// The margin the last rebuild used.
     int lastMargin() const { return mLastMargin; }
-    /// Rebuilds made early, because smoke reached the set's edge between rebuilds.
-    uint64_t earlyRebuilds() const { return mEarlyRebuilds; }
     /// Whether the next rebuild, if due now, comes early (before run() clears it).
     bool early() const { return mEarly; }
 
@@ -114,7 +112,6 @@ public:
 
     void run(const SimulationParams& p, PhaseTimer<Exec>& timer)
     {
-        mEarlyRebuilds += mEarly ? 1 : 0;
         mEarly = false;
         Exec& exec = mRun.exec();
         Fields<Exec>& f = mFields;
@@ -195,7 +192,6 @@ private:
     TopologyBuilder<Exec> mBuilder;
     int mLastMargin = 0;
     bool mEarly = false; ///< the last step left smoke at the edge: the next one rebuilds
-    uint64_t mEarlyRebuilds = 0;
     typename Exec::template Array<double> mEdgeCount; ///< where watchEdge's sum lands
 };
 

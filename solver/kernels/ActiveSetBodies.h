@@ -66,6 +66,14 @@ struct RegionView {
     }
 };
 
+/// Whether voxel i holds smoke: density, temperature or fuel (null: none) above the threshold.
+/// The one definition the seeds and the edge watch share.
+__hostdev__ inline bool holdsSmoke(const ScalarPairs& scalars, const float* fuel, float threshold, uint64_t i)
+{
+    const DensityTemperature d = scalars.load(i);
+    return d.density > threshold || d.temperature > threshold || (fuel && fuel[i] > threshold);
+}
+
 /// The seed test: density, temperature or fuel above the threshold: the active set follows the
 /// smoke, not the air (docs/adaptive.md). With a scene's `adapt ... speed S`, also a face
 /// velocity component whose difference from the scene's wind (zero: still air) is above
@@ -79,8 +87,7 @@ struct SeedTest {
     const float* fuel = nullptr; ///< fire scenes' fuel (null: none)
     __hostdev__ bool operator()(uint64_t i) const
     {
-        const DensityTemperature d = scalars.load(i);
-        if (d.density > threshold || d.temperature > threshold || (fuel && fuel[i] > threshold)) return true;
+        if (holdsSmoke(scalars, fuel, threshold, i)) return true;
         const float s = fmaxf(fabsf(u[i] - wind[0]), fmaxf(fabsf(v[i] - wind[1]), fabsf(w[i] - wind[2])));
         return s > speedLimit;
     }
@@ -104,9 +111,7 @@ struct SmokeAtEdge {
     float threshold;
     __hostdev__ double operator()(uint64_t i) const
     {
-        if (air[i] == 0.f) return 0.0;
-        const DensityTemperature d = scalars.load(i);
-        return d.density > threshold || d.temperature > threshold || (fuel && fuel[i] > threshold) ? 1.0 : 0.0;
+        return air[i] != 0.f && holdsSmoke(scalars, fuel, threshold, i) ? 1.0 : 0.0;
     }
 };
 
