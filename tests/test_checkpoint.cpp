@@ -6,6 +6,7 @@
 // final one on SIGTERM, and leaves nothing under a checkpoint's name when the disk fills.
 #include "Checkpoint.h"
 #include "DeviceQueries.h"
+#include "FallingSmokeScene.h"
 #include "GridFile.h"
 #include "RunCommand.h"
 #include "Scene.h"
@@ -112,10 +113,7 @@ TEST(Checkpoint, ResumesBitwiseOnTheCpu)
 // fields again.
 TEST(Checkpoint, ResumesBitwiseBetweenSmokeAtTheEdgeAndItsEarlyRebuild)
 {
-    const Scene falling = parseScene("kind smoke\ndomain open\nadapt every 4 margin 2 threshold 0.05\n"
-                                     "emitter sphere 0 200 0 1\nemit_density 0.01\nemit_temperature 0.01\n"
-                                     "density sphere 0 40 0 6 5\nbuoyancy 0\nweight 0.5\ndt 1\n",
-                                     "falling");
+    const Scene falling = parseScene(FallingSmokeScene, "falling");
     Solver probe(falling, Backend::Cpu);
     int before = 0; // the steps before the first early rebuild
     for (int k = 1; k <= 24 && !before; ++k)

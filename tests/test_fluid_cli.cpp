@@ -3,6 +3,7 @@
 // resolver that must stay bitwise identical and write its timings, and the active voxels per
 // frame in its progress and timings files. Its timing outputs (the files, the summary table)
 // are also checked on made-up records with rebuild phases, which no built-in scene runs yet.
+#include "FallingSmokeScene.h"
 #include "RunCommand.h"
 #include "TestFolder.h"
 
@@ -135,10 +136,7 @@ TEST(VbmFluidCli, EveryResolverInTurnStaysIdenticalAndWritesTimings)
 // nothing of them.
 TEST(VbmFluidCli, EarlyRebuildsAreMarkedAndCountedWithWhatToChange)
 {
-    const fs::path scene = writeFile("falling.scene", "kind smoke\ndomain open\nadapt every 4 margin 2 threshold 0.05\n"
-                                                      "emitter sphere 0 200 0 1\nemit_density 0.01\n"
-                                                      "emit_temperature 0.01\ndensity sphere 0 40 0 6 5\n"
-                                                      "buoyancy 0\nweight 0.5\ndt 1\n");
+    const fs::path scene = writeFile("falling.scene", vbm::FallingSmokeScene);
     const fs::path csv = testFolder() / "vbm-fluid-test-falling.csv";
     const CommandResult r =
         fluid("--headless --backend cpu --render none --frames 12 --scene " + scene.string() + " --timings " + csv.string());

@@ -5,6 +5,7 @@
 // the built-in open scenes for 300 steps, the emitter noise, and the statements' errors.
 #include "domain/ActiveSetRebuild.h"
 #include "AdaptChecks.h"
+#include "FallingSmokeScene.h"
 #include "exec/ExecRegion.h"
 #include "exec/HostExec.h"
 #include "steps/Multigrid.h"
@@ -197,18 +198,14 @@ TEST(OpenAir, ALowThresholdInASlowWindStaysInsideTheSetForManyStepsBetweenRebuil
     expectNothingAboveTLostAtTheEdge(s, 0.01f, 60);
 }
 
-// Heavy smoke falling from rest: `weight` pulls dense smoke down, an acceleration the margin's
-// bound (buoyancy's) leaves out, so the smoke outruns the first set's margin within a few steps.
-// The edge watch then rebuilds at the next step instead of the 4th: every step that ends with
-// smoke above T at the set's edge is followed by a rebuild, and the smoke is back inside.
+// Heavy smoke falling from rest outruns the first set's margin within a few steps
+// (FallingSmokeScene.h). The edge watch then rebuilds at the next step instead of the 4th: every
+// step that ends with smoke above T at the set's edge is followed by a rebuild, and the smoke is
+// back inside.
 TEST(OpenAir, SmokeThatOutrunsTheMarginMakesTheNextStepRebuild)
 {
     const float t = 0.05f;
-    Solver s(parseScene("kind smoke\ndomain open\nadapt every 4 margin 2 threshold 0.05\n"
-                        "emitter sphere 0 200 0 1\nemit_density 0.01\nemit_temperature 0.01\n"
-                        "density sphere 0 40 0 6 5\nbuoyancy 0\nweight 0.5\ndt 1\n",
-                        "falling"),
-             Backend::Cpu);
+    Solver s(parseScene(FallingSmokeScene, "falling"), Backend::Cpu);
     int early = 0;
     bool alarm = false; // the last step left smoke above T at the edge
     for (int k = 1; k <= 24; ++k) {
