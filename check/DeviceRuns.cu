@@ -31,6 +31,17 @@ __global__ void decodeKernel(const IndexGrid* grid, const uint32_t* firstLeafID,
                         threadIdx.x, leafIndex[s], voxelOffset[s]);
 }
 
+// The warp's shared decode (decodeSlotInWarp), with the span each slot found.
+template <int L>
+__global__ void warpDecodeKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
+                                 uint64_t firstOffset, uint32_t* leafIndex, uint16_t* voxelOffset, uint32_t* span)
+{
+    const uint64_t b = blockIdx.x;
+    const uint64_t s = (b << L) + threadIdx.x;
+    span[s] = decodeSlotInWarp<L>(grid, firstLeafID[b], jumpMap + b * BlockLayout<L>::JumpMapLength,
+                                  firstOffset + (b << L), threadIdx.x, leafIndex[s], voxelOffset[s]);
+}
+
 // NanoVDB 13.0.0's sweep decode into shared memory, copied out.
 template <int L>
 __global__ void nanovdbDecodeKernel(const IndexGrid* grid, const uint32_t* firstLeafID, const uint64_t* jumpMap,
@@ -229,6 +240,26 @@ void decodeOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, bool nanovdb
         syncAndCheck("decode kernel");
         leafIndex = li.download();
         voxelOffset = vo.download();
+    });
+}
+
+void decodeInWarpOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, std::vector<uint32_t>& leafIndex,
+                          std::vector<uint16_t>& voxelOffset, std::vector<uint32_t>& span)
+{
+    withBlockWidth(vbm.log2BlockWidth, [&](auto l) {
+        constexpr int L = decltype(l)::value;
+        DeviceVbm d(vbm);
+        const uint64_t slots = vbm.extent.blockCount << L;
+        DeviceArray<uint32_t> li(slots), sp(slots);
+        DeviceArray<uint16_t> vo(slots);
+        li.fill(0x5a), vo.fill(0x5a), sp.fill(0x5a);
+        warpDecodeKernel<L><<<unsigned(vbm.extent.blockCount), 1u << L>>>(
+            grid.grid(), d.firstLeafID.data(), d.jumpMap.data(), vbm.extent.firstOffset, li.data(), vo.data(),
+            sp.data());
+        syncAndCheck("warp decode kernel");
+        leafIndex = li.download();
+        voxelOffset = vo.download();
+        span = sp.download();
     });
 }
 

@@ -40,6 +40,11 @@ VbmMetadata buildVbmOnDevice(const DeviceGrid& grid, const VbmExtent& extent, in
 void decodeOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, bool nanovdbReference,
                     std::vector<uint32_t>& leafIndex, std::vector<uint16_t>& voxelOffset);
 
+/// Decodes all blocks on the GPU with the warp's shared decode (decodeSlotInWarp, what the block
+/// skeleton runs), and each block's leaf span as every slot of it found it (one per slot).
+void decodeInWarpOnDevice(const DeviceGrid& grid, const VbmMetadata& vbm, std::vector<uint32_t>& leafIndex,
+                          std::vector<uint16_t>& voxelOffset, std::vector<uint32_t>& span);
+
 /// How a device tap run reaches the resolver.
 enum class DeviceTapPath {
     Skeleton,         ///< the block skeleton (runThisSlot), as the solver and the bench run it

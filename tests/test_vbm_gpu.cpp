@@ -84,6 +84,30 @@ TEST_P(GpuVbm, DecodeEqualsNanoVDB13AndHost)
     EXPECT_EQ(vo, hvo);
 }
 
+// The skeleton's decode shares the jump map across the warp; it must find what the thread-local
+// decode finds, and every slot of a block the span blockLeafSpan counts.
+TEST_P(GpuVbm, WarpDecodeEqualsTheThreadDecodeAndCountsTheSpan)
+{
+    SKIP_WITHOUT_GPU();
+    const VbmMetadata m = buildVbmOnHost(g().grid(), log2Width());
+    std::vector<uint32_t> li, wli, span;
+    std::vector<uint16_t> vo, wvo;
+    cuda::decodeOnDevice(*g().device, m, false, li, vo);
+    cuda::decodeInWarpOnDevice(*g().device, m, wli, wvo, span);
+    EXPECT_EQ(wli, li);
+    EXPECT_EQ(wvo, vo);
+    const uint64_t words = m.jumpMap.size() / m.extent.blockCount, width = uint64_t(1) << log2Width();
+    uint64_t wrong = 0;
+    for (uint64_t b = 0; b < m.extent.blockCount; ++b) {
+        uint32_t expected = 1;
+        for (uint64_t w = 0; w < words; ++w)
+            expected += uint32_t(__builtin_popcountll(m.jumpMap[b * words + w]));
+        for (uint64_t s = 0; s < width; ++s)
+            wrong += span[b * width + s] != expected;
+    }
+    EXPECT_EQ(wrong, 0u);
+}
+
 TEST_P(GpuVbm, EveryResolverMatchesReadAccessorAndHost)
 {
     SKIP_WITHOUT_GPU();

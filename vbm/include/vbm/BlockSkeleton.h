@@ -49,21 +49,24 @@ struct SlotOf {
 
 /// A body's taps (SlotTaps.h) of slot s through resolver R, from the staged `table` or the
 /// per-leaf `leafTable` (forEachResolvedTap, forEachResolvedOctantTap). `table` must outlive them.
+/// `span`: the block's leaf span (blockLeafSpan), counted once by the skeleton.
 template <int Log2BlockWidth, Resolver R>
 __hostdev__ inline auto stagedSlotTaps(const IndexGrid* grid, uint32_t firstLeaf, const uint64_t* jumpMap,
-                                       const SlotOf& s, const ResolverTable<R>& table, const uint32_t* leafTable)
+                                       const SlotOf& s, const ResolverTable<R>& table, const uint32_t* leafTable,
+                                       uint32_t span = UnknownSpan)
 {
-    const uint32_t leafIndex = s.leafIndex;
+    const uint32_t leafIndex = s.leafIndex, centre = uint32_t(s.index);
     const uint16_t voxelOffset = s.voxelOffset;
     const ResolverTable<R>* t = &table;
     return slotTaps(
         [=](auto&& f) {
-            forEachResolvedTap<Log2BlockWidth, R>(grid, firstLeaf, jumpMap, leafIndex, voxelOffset, *t, f, leafTable);
+            forEachResolvedTap<Log2BlockWidth, R>(grid, firstLeaf, jumpMap, leafIndex, voxelOffset, *t, f, leafTable,
+                                                  span, centre);
         },
         [=](int sx, int sy, int sz, auto&& f) {
             if constexpr (isBoxResolver(R))
                 forEachResolvedOctantTap<Log2BlockWidth, R>(grid, firstLeaf, jumpMap, leafIndex, voxelOffset, *t, sx,
-                                                            sy, sz, f, leafTable);
+                                                            sy, sz, f, leafTable, span);
             else
                 static_assert(sizeof(decltype(f)) == 0, "a cross resolver has no box octants");
         });
@@ -100,12 +103,13 @@ inline void runBlockOnHostShared(const VbmView& v, uint64_t block, Body&& body)
     const uint64_t blockFirst = v.firstOffset + (block << Log2BlockWidth);
     ResolverTable<R> table;
     const uint32_t* leafTable = leafTableOf<R>(v);
-    if (!leafTable) stageResolverTable<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, table, 0, 1);
+    const uint32_t span = blockLeafSpan<Log2BlockWidth>(jumpMap);
+    if (!leafTable) stageResolverTable<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, table, 0, 1, span);
     for (uint32_t slot = 0; slot < Width; ++slot) {
         SlotOf s{blockFirst + slot, 0, 0};
         decodeInverseMap<Log2BlockWidth>(v.grid, firstLeaf, jumpMap, blockFirst, slot, s.leafIndex, s.voxelOffset);
         if (s.leafIndex == UnusedLeafIndex) continue;
-        body(s, stagedSlotTaps<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, s, table, leafTable));
+        body(s, stagedSlotTaps<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, s, table, leafTable, span));
     }
 }
 
@@ -192,16 +196,18 @@ __device__ inline void runThisSlot(const VbmView& v, uint64_t block, Body&& body
     } else {
         __shared__ ResolverTable<R> table;
         SlotOf s{blockFirst + slot, 0, 0};
-        decodeInverseMap<Log2BlockWidth>(v.grid, firstLeaf, jumpMap, blockFirst, slot, s.leafIndex, s.voxelOffset);
+        const uint32_t span =
+            decodeSlotInWarp<Log2BlockWidth>(v.grid, firstLeaf, jumpMap, blockFirst, slot, s.leafIndex, s.voxelOffset);
         const uint32_t* leafTable = leafTableOf<R>(v);
         if constexpr (isCachedResolver(R)) {
             if (!leafTable) { // uniform over the block: the barrier is met by all or by none
-                stageResolverTable<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, table, threadIdx.x, blockDim.x);
+                stageResolverTable<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, table, threadIdx.x, blockDim.x,
+                                                      span);
                 __syncthreads();
             }
         }
         if (s.leafIndex == UnusedLeafIndex) return;
-        body(s, stagedSlotTaps<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, s, table, leafTable));
+        body(s, stagedSlotTaps<Log2BlockWidth, R>(v.grid, firstLeaf, jumpMap, s, table, leafTable, span));
     }
 }
 #endif

@@ -30,11 +30,22 @@ struct CrossStencilTable {
     uint32_t leaf[MaxCachedLeaves][CrossTapCount];
 };
 
+/// A block's leaf span when the caller already has it (decodeSlotInWarp gives it with the
+/// decode), else 0: the stage and the resolve then count it from the jump map.
+inline constexpr uint32_t UnknownSpan = 0;
+
+/// blockLeafSpan, or `knownSpan` when the caller has it (at width 512 the count is 8 words).
+template <int Log2BlockWidth>
+__hostdev__ inline uint32_t spanOf(const uint64_t* jumpMap, uint32_t knownSpan)
+{
+    return knownSpan != UnknownSpan ? knownSpan : blockLeafSpan<Log2BlockWidth>(jumpMap);
+}
+
 /// True when the block's leaves fit in the table (else the cached forms walk the tree).
 template <int Log2BlockWidth>
-__hostdev__ inline bool blockIsCached(const uint64_t* jumpMap)
+__hostdev__ inline bool blockIsCached(const uint64_t* jumpMap, uint32_t knownSpan = UnknownSpan)
 {
-    return blockLeafSpan<Log2BlockWidth>(jumpMap) <= uint32_t(MaxCachedLeaves);
+    return spanOf<Log2BlockWidth>(jumpMap, knownSpan) <= uint32_t(MaxCachedLeaves);
 }
 
 /// Streams the 27 box taps of a voxel from its leaf's row of neighbour leaves (a staged
@@ -77,9 +88,10 @@ __hostdev__ inline void computeCrossStencilFromRow(const IndexGrid* grid, uint32
 /// block, and the table may be read only after all have (a barrier on the device).
 template <int Log2BlockWidth>
 __hostdev__ inline void stageBoxStencilTable(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
-                                             BoxStencilTable& table, uint32_t thread, uint32_t threadCount)
+                                             BoxStencilTable& table, uint32_t thread, uint32_t threadCount,
+                                             uint32_t knownSpan = UnknownSpan)
 {
-    const uint32_t span = blockLeafSpan<Log2BlockWidth>(jumpMap);
+    const uint32_t span = spanOf<Log2BlockWidth>(jumpMap, knownSpan);
     if (span > uint32_t(MaxCachedLeaves)) return;
     for (uint32_t e = thread; e < span * BoxTapCount; e += threadCount) {
         const uint32_t l = e / BoxTapCount, dir = e - l * BoxTapCount;
@@ -92,10 +104,11 @@ __hostdev__ inline void stageBoxStencilTable(const IndexGrid* grid, uint32_t fir
 template <int Log2BlockWidth, typename F>
 __hostdev__ inline void forEachBoxStencilCachedResolve(const IndexGrid* grid, uint32_t firstLeafID,
                                                        const uint64_t* jumpMap, uint32_t leafIndex,
-                                                       uint16_t voxelOffset, const BoxStencilTable& table, F&& f)
+                                                       uint16_t voxelOffset, const BoxStencilTable& table, F&& f,
+                                                       uint32_t knownSpan = UnknownSpan)
 {
     if (leafIndex == UnusedLeafIndex) return;
-    if (!blockIsCached<Log2BlockWidth>(jumpMap)) {
+    if (!blockIsCached<Log2BlockWidth>(jumpMap, knownSpan)) {
         forEachBoxStencil(grid, leafIndex, voxelOffset, f);
         return;
     }
@@ -107,10 +120,12 @@ __hostdev__ inline void forEachBoxStencilCachedResolve(const IndexGrid* grid, ui
 template <int Log2BlockWidth>
 __hostdev__ inline void
 computeBoxStencilCachedResolve(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap, uint32_t leafIndex,
-                               uint16_t voxelOffset, const BoxStencilTable& table, uint64_t (&taps)[BoxTapCount])
+                               uint16_t voxelOffset, const BoxStencilTable& table, uint64_t (&taps)[BoxTapCount],
+                               uint32_t knownSpan = UnknownSpan)
 {
-    forEachBoxStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table,
-                                                   [&](int tap, uint64_t index) { taps[tap] = index; });
+    forEachBoxStencilCachedResolve<Log2BlockWidth>(
+        grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table,
+        [&](int tap, uint64_t index) { taps[tap] = index; }, knownSpan);
 }
 
 // ----------------------------------------------------------------------------- cross
@@ -119,9 +134,10 @@ computeBoxStencilCachedResolve(const IndexGrid* grid, uint32_t firstLeafID, cons
 /// in the same way as stageBoxStencilTable.
 template <int Log2BlockWidth>
 __hostdev__ inline void stageCrossStencilTable(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
-                                               CrossStencilTable& table, uint32_t thread, uint32_t threadCount)
+                                               CrossStencilTable& table, uint32_t thread, uint32_t threadCount,
+                                               uint32_t knownSpan = UnknownSpan)
 {
-    const uint32_t span = blockLeafSpan<Log2BlockWidth>(jumpMap);
+    const uint32_t span = spanOf<Log2BlockWidth>(jumpMap, knownSpan);
     if (span > uint32_t(MaxCachedLeaves)) return;
     for (uint32_t e = thread; e < span * CrossTapCount; e += threadCount) {
         const uint32_t l = e / CrossTapCount, dir = e - l * CrossTapCount;
@@ -134,19 +150,22 @@ __hostdev__ inline void stageCrossStencilTable(const IndexGrid* grid, uint32_t f
 /// the centre's index (a neighbour's index is the centre's plus or minus the active voxels
 /// between them); then, per axis, a voxel on the leaf's face replaces the tap that leaves it by
 /// a lookup in the neighbour leaf. A warp so runs at most three neighbour lookups, not six
-/// pairs of both paths; indices are 32-bit sums.
+/// pairs of both paths; indices are 32-bit sums. `centre`: the voxel's value index where the
+/// caller knows it (the skeletons do), which saves reading the leaf's prefix sums.
 template <int Log2BlockWidth>
 __hostdev__ inline void computeCrossStencilCachedResolve(const IndexGrid* grid, uint32_t firstLeafID,
                                                          const uint64_t* jumpMap, uint32_t leafIndex,
                                                          uint16_t voxelOffset, const CrossStencilTable& table,
-                                                         uint64_t (&taps)[CrossTapCount])
+                                                         uint64_t (&taps)[CrossTapCount],
+                                                         uint32_t knownSpan = UnknownSpan,
+                                                         uint32_t centre = UnknownIndex)
 {
     if (leafIndex == UnusedLeafIndex) return;
-    if (!blockIsCached<Log2BlockWidth>(jumpMap)) {
-        computeCrossStencil(grid, leafIndex, voxelOffset, taps);
+    if (!blockIsCached<Log2BlockWidth>(jumpMap, knownSpan)) {
+        computeCrossStencil(grid, leafIndex, voxelOffset, taps, centre);
         return;
     }
-    computeCrossStencilFromRow(grid, leafIndex, voxelOffset, table.leaf[leafIndex - firstLeafID], taps);
+    computeCrossStencilFromRow(grid, leafIndex, voxelOffset, table.leaf[leafIndex - firstLeafID], taps, centre);
 }
 
 // ------------------------------------------------------------------- CUDA cooperative forms

@@ -46,6 +46,20 @@ struct DecodedSlot {
     uint32_t count;
 };
 
+/// The second half of a decode: slot `slot` of the block starting at value index
+/// blockFirstOffset lies in leaf leafID (found by the jump map's rank); its voxel by a select.
+/// UnusedLeafIndex past the leaf's last active voxel. Thread-local.
+__hostdev__ inline DecodedSlot decodeSlotInLeaf(const IndexGrid* grid, uint32_t leafID, uint64_t blockFirstOffset,
+                                                uint32_t slot)
+{
+    const IndexLeaf& leaf = leaves(grid)[leafID];
+    // 32-bit: a VBM grid's value and slot indices fit (checkVbmGrid, MaxValueCount).
+    const uint32_t k = uint32_t(blockFirstOffset + slot) - uint32_t(leaf.data()->firstOffset());
+    const uint32_t count = leaf.data()->valueCount();
+    if (k >= count) return {UnusedLeafIndex, UnusedVoxelOffset, 0, 0};
+    return {leafID, selectActiveVoxel(leaf, k), k, count};
+}
+
 /// Decodes slot `slot` of the block whose first value index is blockFirstOffset and whose
 /// metadata is (firstLeafID, jumpMap: this block's JumpMapLength words). O(1): a popcount rank
 /// over the jumpMap picks the leaf, a select through the leaf's prefix sums the voxel. Slots
@@ -66,13 +80,7 @@ __hostdev__ inline DecodedSlot decodeSlot(const IndexGrid* grid, uint32_t firstL
         else if (w == slotWord)
             rank += popcountThrough(jumpMap[w], slotBit);
     }
-    const uint32_t leafID = firstLeafID + rank;
-    const IndexLeaf& leaf = leaves(grid)[leafID];
-    // 32-bit: a VBM grid's value and slot indices fit (checkVbmGrid, MaxValueCount).
-    const uint32_t k = uint32_t(blockFirstOffset + slot) - uint32_t(leaf.data()->firstOffset());
-    const uint32_t count = leaf.data()->valueCount();
-    if (k >= count) return {UnusedLeafIndex, UnusedVoxelOffset, 0, 0};
-    return {leafID, selectActiveVoxel(leaf, k), k, count};
+    return decodeSlotInLeaf(grid, firstLeafID + rank, blockFirstOffset, slot);
 }
 
 /// decodeSlot's leaf index and voxel offset (UnusedLeafIndex / UnusedVoxelOffset past the last
@@ -86,5 +94,36 @@ __hostdev__ inline void decodeInverseMap(const IndexGrid* grid, uint32_t firstLe
     leafIndex = d.leafIndex;
     voxelOffset = uint16_t(d.voxelOffset);
 }
+
+#if defined(__CUDACC__)
+/// decodeInverseMap for this thread's slot together with the block's leaf span (blockLeafSpan),
+/// the warp sharing the jump map: lane w < JumpMapLength counts word w once, and two warp sums
+/// give the words before the slot's and the span. The same results as decodeInverseMap and
+/// blockLeafSpan, with one jump-map word per lane instead of every word per thread, twice for
+/// a cached resolver (eight words at width 512). Cooperative over the warp: all 32 lanes call
+/// it, with consecutive slots from a multiple of 32 (so a warp's slots share one word).
+template <int Log2BlockWidth>
+__device__ inline uint32_t decodeSlotInWarp(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
+                                            uint64_t blockFirstOffset, uint32_t slot, uint32_t& leafIndex,
+                                            uint16_t& voxelOffset)
+{
+    constexpr uint32_t Words = uint32_t(BlockLayout<Log2BlockWidth>::JumpMapLength);
+    static_assert(Words <= 32, "one jump-map word per lane");
+#if __CUDA_ARCH__ >= 800
+    const uint32_t lane = threadIdx.x & 31u, slotWord = slot >> 6;
+    const uint32_t words = lane < Words ? popcount64(jumpMap[lane]) : 0u;
+    const uint32_t before = __reduce_add_sync(0xffffffffu, lane < slotWord ? words : 0u);
+    const uint32_t span = 1u + __reduce_add_sync(0xffffffffu, words);
+    const uint32_t rank = before + popcountThrough(jumpMap[slotWord], slot & 63u);
+    const DecodedSlot d = decodeSlotInLeaf(grid, firstLeafID + rank, blockFirstOffset, slot);
+    leafIndex = d.leafIndex;
+    voxelOffset = uint16_t(d.voxelOffset);
+    return span;
+#else
+    decodeInverseMap<Log2BlockWidth>(grid, firstLeafID, jumpMap, blockFirstOffset, slot, leafIndex, voxelOffset);
+    return blockLeafSpan<Log2BlockWidth>(jumpMap);
+#endif
+}
+#endif
 
 } // namespace vbm

@@ -41,15 +41,16 @@ using ResolverTable = typename ResolverTableOf<R>::type;
 /// (see stageBoxStencilTable); a barrier must follow before any resolve.
 template <int Log2BlockWidth, Resolver R>
 __hostdev__ inline void stageResolverTable(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
-                                           ResolverTable<R>& table, uint32_t thread, uint32_t threadCount)
+                                           ResolverTable<R>& table, uint32_t thread, uint32_t threadCount,
+                                           uint32_t knownSpan = UnknownSpan)
 {
     static_assert(R != Resolver::NanoVDB13, "NanoVDB13 is a device-only reference path");
     if constexpr (R == Resolver::computeBoxStencilCached || R == Resolver::forEachBoxStencilCached)
-        stageBoxStencilTable<Log2BlockWidth>(grid, firstLeafID, jumpMap, table, thread, threadCount);
+        stageBoxStencilTable<Log2BlockWidth>(grid, firstLeafID, jumpMap, table, thread, threadCount, knownSpan);
     else if constexpr (R == Resolver::computeCrossStencilCached)
-        stageCrossStencilTable<Log2BlockWidth>(grid, firstLeafID, jumpMap, table, thread, threadCount);
+        stageCrossStencilTable<Log2BlockWidth>(grid, firstLeafID, jumpMap, table, thread, threadCount, knownSpan);
     else {
-        (void)grid, (void)firstLeafID, (void)jumpMap, (void)table, (void)thread, (void)threadCount;
+        (void)grid, (void)firstLeafID, (void)jumpMap, (void)table, (void)thread, (void)threadCount, (void)knownSpan;
     }
 }
 
@@ -74,40 +75,44 @@ __hostdev__ inline void forEachLeafTableTap(const IndexGrid* grid, uint32_t leaf
 /// Resolve step of resolver R for one decoded slot: f(tap, index) in tap order
 /// (27 box taps or 7 cross taps). Nothing for UnusedLeafIndex. Thread-local. A cached resolver
 /// given its shape's per-leaf table (`leafTable`, LeafNeighbourTable.h) reads the leaf's row
-/// there; without one, from the staged `table`.
+/// there; without one, from the staged `table`. `knownSpan` and `centre`: the block's leaf
+/// span and the voxel's value index where the caller has them (UnknownSpan, UnknownIndex: the
+/// resolver finds them); the same taps either way.
 template <int Log2BlockWidth, Resolver R, typename F>
 __hostdev__ inline void forEachResolvedTap(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
                                            uint32_t leafIndex, uint16_t voxelOffset, const ResolverTable<R>& table,
-                                           F&& f, const uint32_t* leafTable = nullptr)
+                                           F&& f, const uint32_t* leafTable = nullptr,
+                                           uint32_t knownSpan = UnknownSpan, uint32_t centre = UnknownIndex)
 {
     static_assert(R != Resolver::NanoVDB13, "NanoVDB13 is a device-only reference path");
     if (leafIndex == UnusedLeafIndex) return;
     if constexpr (isCachedResolver(R)) {
         if (leafTable) {
-            forEachLeafTableTap<R>(grid, leafIndex, voxelOffset, leafTable, f);
+            forEachLeafTableTap<R>(grid, leafIndex, voxelOffset, leafTable, f, centre);
             return;
         }
     }
     if constexpr (R == Resolver::forEachBoxStencil) {
         forEachBoxStencil(grid, leafIndex, voxelOffset, f);
     } else if constexpr (R == Resolver::forEachBoxStencilCached) {
-        forEachBoxStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table, f);
+        forEachBoxStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table, f,
+                                                       knownSpan);
     } else if constexpr (R == Resolver::computeBoxStencil || R == Resolver::computeBoxStencilCached) {
         uint64_t taps[BoxTapCount];
         if constexpr (R == Resolver::computeBoxStencil)
             computeBoxStencil(grid, leafIndex, voxelOffset, taps);
         else
             computeBoxStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table,
-                                                           taps);
+                                                           taps, knownSpan);
         for (int t = 0; t < BoxTapCount; ++t)
             f(t, taps[t]);
     } else {
         uint64_t taps[CrossTapCount];
-        if constexpr (R == Resolver::computeCrossStencil)
+        if constexpr (R == Resolver::computeCrossStencil) // without the centre: 1% faster (H100, docs/history.md)
             computeCrossStencil(grid, leafIndex, voxelOffset, taps);
         else
             computeCrossStencilCachedResolve<Log2BlockWidth>(grid, firstLeafID, jumpMap, leafIndex, voxelOffset, table,
-                                                             taps);
+                                                             taps, knownSpan, centre);
         for (int t = 0; t < CrossTapCount; ++t)
             f(t, taps[t]);
     }
@@ -178,7 +183,7 @@ template <int Log2BlockWidth, Resolver R, typename F>
 __hostdev__ inline void forEachResolvedOctantTap(const IndexGrid* grid, uint32_t firstLeafID, const uint64_t* jumpMap,
                                                  uint32_t leafIndex, uint16_t voxelOffset,
                                                  const ResolverTable<R>& table, int sx, int sy, int sz, F&& f,
-                                                 const uint32_t* leafTable = nullptr)
+                                                 const uint32_t* leafTable = nullptr, uint32_t knownSpan = UnknownSpan)
 {
     static_assert(isBoxResolver(R) && R != Resolver::NanoVDB13, "octants are for our box resolvers");
     if (leafIndex == UnusedLeafIndex) return;
@@ -186,10 +191,10 @@ __hostdev__ inline void forEachResolvedOctantTap(const IndexGrid* grid, uint32_t
     if constexpr (isCachedResolver(R)) {
         if (leafTable)
             row = leafTable + uint64_t(leafIndex) * boxTableWidth;
-        else if (blockIsCached<Log2BlockWidth>(jumpMap))
+        else if (blockIsCached<Log2BlockWidth>(jumpMap, knownSpan))
             row = table.leaf[leafIndex - firstLeafID];
     } else {
-        (void)firstLeafID, (void)jumpMap, (void)table, (void)leafTable;
+        (void)firstLeafID, (void)jumpMap, (void)table, (void)leafTable, (void)knownSpan;
     }
     detail::octantFromRowOrWalk<R>(grid, leafIndex, voxelOffset, row, sx, sy, sz, f);
 }
