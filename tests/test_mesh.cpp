@@ -17,6 +17,7 @@
 #include <cmath>
 #include <set>
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 
 using namespace vbm;
@@ -180,8 +181,9 @@ TEST(MeshFiles, EachBadMeshGetsOneLineNamingTheFile)
 // The fuzz target's findings that would hang or abort (tests/fuzz/findings/README.md), read by
 // the normal build as fuzz_mesh reads them (a first byte '0'-'7' names the format): a PLY
 // header that never ends, a Collada index that is no number (both refused before assimp reads
-// them), and a PLY whose faces fail assimp's own check (its abort replaced by an exception:
-// MeshFile.cpp, solver/CMakeLists.txt).
+// them), and two PLYs with a face of no points, which failed assimp's own check in its
+// triangulation or crashed its SortByPType (refused between the reading and the
+// post-processing: MeshFile.cpp).
 TEST(MeshFiles, TheFuzzFindingsAreRefusedInsteadOfHangingOrAborting)
 {
     const std::string findings = std::string(VBM_SOURCE_DIR) + "/tests/fuzz/findings/fuzz_mesh/";
@@ -189,7 +191,8 @@ TEST(MeshFiles, TheFuzzFindingsAreRefusedInsteadOfHangingOrAborting)
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"ply-no-end-header.ply", "has no 'end_header'"},
         {"collada-index-not-a-number.dae", "holding something other than whole numbers"},
-        {"ply-triangulate-assert.ply", "(./code/PostProcessing/TriangulateProcess.cpp"},
+        {"ply-triangulate-assert.ply", "face 0 of mesh 0 has no points (damaged file)"},
+        {"ply-sort-by-type-empty-face.ply", "face 0 of mesh 0 has no points (damaged file)"},
         {"fbx-ascii-parse-error-leak.fbx", "not a mesh assimp can read"},
     };
     for (const auto& [name, expected] : cases) {
@@ -207,6 +210,35 @@ TEST(MeshFiles, TheFuzzFindingsAreRefusedInsteadOfHangingOrAborting)
             EXPECT_NE(what.find(expected), std::string::npos) << name << ": " << what;
             EXPECT_EQ(what.find('\n'), std::string::npos) << what;
         }
+    }
+}
+
+// A finding that is read now: an FBX box whose embedded texture's base64 has one byte damaged,
+// which made assimp 5.2 free memory twice. Textures and materials are no longer read
+// (MeshFile.cpp), so the box comes through whole: 8 points, 12 triangles.
+TEST(MeshFiles, AnFbxWithADamagedEmbeddedTextureGivesItsGeometry)
+{
+    const TriangleMesh m = readMesh(std::string(VBM_SOURCE_DIR) +
+                                    "/tests/fuzz/findings/fuzz_mesh/fbx-embedded-texture-double-free.fbx");
+    EXPECT_EQ(m.points.size(), 8u);
+    EXPECT_EQ(m.triangles.size(), 12u);
+    EXPECT_FALSE(meshEdges(m).open);
+}
+
+// Debian's assimp aborts when one of its internal checks fails; every program exports our
+// Assimp::aiAssertViolation (MeshFile.cpp, solver/CMakeLists.txt), which throws instead. The
+// library calls it through its PLT, which resolves the name as dlsym does from here: were the
+// library's own found first, this test would abort.
+TEST(MeshFiles, AssimpsFailedCheckThrowsInsteadOfAborting)
+{
+    using Violation = void (*)(const char*, const char*, int);
+    const auto violation = reinterpret_cast<Violation>(dlsym(RTLD_DEFAULT, "_ZN6Assimp17aiAssertViolationEPKcS1_i"));
+    ASSERT_NE(violation, nullptr) << dlerror();
+    try {
+        violation("numOut == 3", "Example.cpp", 7);
+        FAIL() << "returned instead of throwing";
+    } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "numOut == 3 (Example.cpp:7)");
     }
 }
 

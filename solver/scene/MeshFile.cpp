@@ -49,13 +49,22 @@ std::string gib(double bytes)
     return text;
 }
 
-/// assimp's post-processing: triangles only, node transforms applied, checked by assimp.
-constexpr unsigned ImportFlags = aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_SortByPType |
-                                 aiProcess_ValidateDataStructure;
+/// What assimp does while reading: checks the structure it built.
+constexpr unsigned ReadFlags = aiProcess_ValidateDataStructure;
+/// assimp's post-processing, after our own check (postProcessed): triangles only, node
+/// transforms applied.
+constexpr unsigned PostProcessFlags = aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_SortByPType;
 
 void configure(Assimp::Importer& importer)
 {
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    // Only the geometry is used. What FBX carries beside it is not read: less of the reader
+    // runs on a damaged file (a broken embedded texture made assimp 5.2 free memory twice,
+    // tests/fuzz/findings/README.md).
+    for (const char* part : {AI_CONFIG_IMPORT_FBX_READ_MATERIALS, AI_CONFIG_IMPORT_FBX_READ_TEXTURES,
+                             AI_CONFIG_IMPORT_FBX_READ_CAMERAS, AI_CONFIG_IMPORT_FBX_READ_LIGHTS,
+                             AI_CONFIG_IMPORT_FBX_READ_ANIMATIONS, AI_CONFIG_IMPORT_FBX_READ_WEIGHTS})
+        importer.SetPropertyBool(part, false);
 }
 
 /// Points keyed by their exact bits, so the same position is one point.
@@ -194,22 +203,42 @@ std::string refusedBeforeReading(std::string_view bytes, std::string extension, 
     return "";
 }
 
-TriangleMesh imported(Assimp::Importer& importer, const aiScene* scene, const std::string& name)
+/// Why assimp returned no scene, as one MeshError naming the mesh.
+MeshError notRead(const Assimp::Importer& importer, const std::string& name)
 {
-    if (!scene) {
-        std::string why = importer.GetErrorString();
-        while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
-        for (char& c : why)
-            if (c == '\n') c = ' ';
-        if (why.empty()) why = "assimp could not read it";
-        if (why.find("bad_alloc") != std::string::npos)
-            throw MeshError(name + ": the file declares more elements than fit in memory (damaged or enormous)");
-        if (why.find("contains no faces") != std::string::npos)
-            throw MeshError(name + ": the mesh has no triangles (points or lines only, or a truncated file)");
-        throw MeshError(name + ": not a mesh assimp can read (OBJ, PLY, STL, glTF/GLB, FBX, ...): " + why);
-    }
-    if (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) throw MeshError(name + ": the file is incomplete (truncated or damaged)");
-    return meshOf(*scene, name);
+    std::string why = importer.GetErrorString();
+    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+    for (char& c : why)
+        if (c == '\n') c = ' ';
+    if (why.empty()) why = "assimp could not read it";
+    if (why.find("bad_alloc") != std::string::npos)
+        return MeshError(name + ": the file declares more elements than fit in memory (damaged or enormous)");
+    if (why.find("contains no faces") != std::string::npos)
+        return MeshError(name + ": the mesh has no triangles (points or lines only, or a truncated file)");
+    return MeshError(name + ": not a mesh assimp can read (OBJ, PLY, STL, glTF/GLB, FBX, ...): " + why);
+}
+
+/// The scene read, post-processed. assimp 5.2's SortByPType reads past its tables on a face
+/// of no points (which its validation lets through: a damaged PLY, tests/fuzz/findings), so
+/// such a face is refused between the reading and the post-processing.
+const aiScene& postProcessed(Assimp::Importer& importer, const aiScene* read, const std::string& name)
+{
+    if (!read) throw notRead(importer, name);
+    // an incomplete scene is not validated, and its meshes may lack what post-processing reads
+    if (read->mFlags & AI_SCENE_FLAGS_INCOMPLETE) throw MeshError(name + ": the file is incomplete (truncated or damaged)");
+    for (unsigned m = 0; m < read->mNumMeshes; ++m)
+        for (unsigned f = 0; f < read->mMeshes[m]->mNumFaces; ++f)
+            if (read->mMeshes[m]->mFaces[f].mNumIndices == 0)
+                throw MeshError(name + ": face " + std::to_string(f) + " of mesh " + std::to_string(m) +
+                                " has no points (damaged file)");
+    const aiScene* scene = importer.ApplyPostProcessing(PostProcessFlags);
+    if (!scene) throw notRead(importer, name);
+    return *scene;
+}
+
+TriangleMesh imported(Assimp::Importer& importer, const aiScene* read, const std::string& name)
+{
+    return meshOf(postProcessed(importer, read, name), name);
 }
 
 /// The error for a failed assimp check, naming the mesh.
@@ -244,7 +273,7 @@ TriangleMesh readMesh(const std::string& path)
         !why.empty())
         throw MeshError(path + ": " + why);
     try {
-        return imported(importer, importer.ReadFile(path, ImportFlags), path);
+        return imported(importer, importer.ReadFile(path, ReadFlags), path);
     } catch (const std::bad_alloc&) {
         throw MeshError(path + ": the mesh does not fit in memory");
     } catch (const AssimpCheckFailed& e) {
@@ -261,7 +290,7 @@ TriangleMesh readMeshFromMemory(const void* data, size_t size, const std::string
     if (const std::string why = refusedBeforeReading(bytes, extension, importer); !why.empty())
         throw MeshError(name + ": " + why);
     try {
-        return imported(importer, importer.ReadFileFromMemory(data, size, ImportFlags, extension.c_str()), name);
+        return imported(importer, importer.ReadFileFromMemory(data, size, ReadFlags, extension.c_str()), name);
     } catch (const std::bad_alloc&) {
         throw MeshError(name + ": the mesh does not fit in memory");
     } catch (const AssimpCheckFailed& e) {
