@@ -23,10 +23,10 @@
 using namespace vbm;
 using namespace vbm::testmesh;
 
-
 namespace {
 
 const std::string Models = "/usr/share/assimp/models/";
+const std::string NotReadable = "not a readable mesh (OBJ, PLY, STL, glTF/GLB, Collada, OFF or FBX): ";
 
 std::string folder()
 {
@@ -156,7 +156,7 @@ TEST(MeshFiles, EachBadMeshGetsOneLineNamingTheFile)
         {folder() + "/missing.obj", "no such file"},
         {fifo, "not a regular file"},
         {folder(), "a folder, not a mesh file"},
-        {file("unknown.xyz", "hello\n"), "not a mesh assimp can read"},
+        {file("unknown.xyz", "hello\n"), NotReadable},
         {file("empty.obj", ""), "the file is empty"},
         {file("points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n"), "no triangles"},
         {file("nan.obj", "v 0 0 0\nv 1 0 0\nv nan 1 0\nf 1 2 3\n"), "not a finite number"},
@@ -166,8 +166,9 @@ TEST(MeshFiles, EachBadMeshGetsOneLineNamingTheFile)
                           "property float z\nelement face 3000000000\nproperty list uchar int vertex_indices\n"
                           "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"),
          "than its 189 bytes can hold"},
-        {file("cut.stl", whole.substr(0, whole.size() / 2)), "not a mesh assimp can read"},
-        {file("cut.dae", duck.substr(0, duck.size() / 3)), "not a mesh assimp can read"},
+        {file("cut.stl", whole.substr(0, whole.size() / 2)), NotReadable},
+        {file("cut.dae", duck.substr(0, duck.size() / 3)), NotReadable},
+        {Models + "3DS/CameraRollAnim.3ds", NotReadable}, // assimp reads 3DS; we do not (MeshFile.cpp)
         {file("open.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\n"), "not a closed surface"},
     };
     for (const auto& [path, expected] : cases) {
@@ -193,7 +194,10 @@ TEST(MeshFiles, TheFuzzFindingsAreRefusedInsteadOfHangingOrAborting)
         {"collada-index-not-a-number.dae", "holding something other than whole numbers"},
         {"ply-triangulate-assert.ply", "face 0 of mesh 0 has no points (damaged file)"},
         {"ply-sort-by-type-empty-face.ply", "face 0 of mesh 0 has no points (damaged file)"},
-        {"fbx-ascii-parse-error-leak.fbx", "not a mesh assimp can read"},
+        {"fbx-ascii-parse-error-leak.fbx", NotReadable},
+        {"opengex-guessed-overread.bin", NotReadable},
+        {"collada-accessor-past-array.dae",
+         "a Collada accessor reading 24 values of array 'box-lib-positions-array', which holds 0 (damaged)"},
     };
     for (const auto& [name, expected] : cases) {
         std::ifstream in(findings + name, std::ios::binary);
@@ -218,8 +222,8 @@ TEST(MeshFiles, TheFuzzFindingsAreRefusedInsteadOfHangingOrAborting)
 // (MeshFile.cpp), so the box comes through whole: 8 points, 12 triangles.
 TEST(MeshFiles, AnFbxWithADamagedEmbeddedTextureGivesItsGeometry)
 {
-    const TriangleMesh m = readMesh(std::string(VBM_SOURCE_DIR) +
-                                    "/tests/fuzz/findings/fuzz_mesh/fbx-embedded-texture-double-free.fbx");
+    const TriangleMesh m =
+        readMesh(std::string(VBM_SOURCE_DIR) + "/tests/fuzz/findings/fuzz_mesh/fbx-embedded-texture-double-free.fbx");
     EXPECT_EQ(m.points.size(), 8u);
     EXPECT_EQ(m.triangles.size(), 12u);
     EXPECT_FALSE(meshEdges(m).open);
@@ -349,9 +353,10 @@ TEST(MeshScenes, AMeshEmitterEmitsOnlyInsideItsMeshAlsoAfterRebuilds)
 TEST(MeshScenes, FixedDomainsLoseTheMeshVoxelsAndAMeshCanBeTheDomain)
 {
     file("cube.obj", objText(unitCube()));
-    const Scene box = parseScene("kind smoke\ndomain box -16 0 -16 16 32 16\nremove mesh cube.obj fit 10 at 0.5 16.5 0.5\n"
-                                 "emitter sphere 0 4 0 3\n",
-                                 "box", folder());
+    const Scene box =
+        parseScene("kind smoke\ndomain box -16 0 -16 16 32 16\nremove mesh cube.obj fit 10 at 0.5 16.5 0.5\n"
+                   "emitter sphere 0 4 0 3\n",
+                   "box", folder());
     const uint64_t solid = box.region.solid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount();
     EXPECT_NEAR(double(solid), 1000, 250);
     EXPECT_EQ(box.grid.grid<nanovdb::ValueOnIndex>()->activeVoxelCount(), 32u * 32 * 32 - solid);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Meshes in: triangle meshes read with assimp (OBJ, PLY, STL, glTF/GLB, FBX and the other
-// formats it reads) and the voxels they cover, found with OpenVDB's mesh-to-level-set. The
+// Meshes in: triangle meshes read with assimp (OBJ, PLY, STL, glTF/GLB, Collada, OFF and FBX)
+// and the voxels they cover, found with OpenVDB's mesh-to-level-set. The
 // `remove mesh`, `emitter mesh` and `domain mesh` statements (assets/scenes/README.md) use them.
 #pragma once
 
@@ -27,7 +27,8 @@ struct TriangleMesh {
 };
 
 /// Reads every triangle of a mesh file, its nodes' transforms applied (points and lines are
-/// dropped). Throws MeshError for a missing or unreadable file, a format assimp does not read,
+/// dropped). Throws MeshError for a missing or unreadable file, a format other than OBJ, PLY,
+/// STL, glTF/GLB, Collada, OFF and FBX (the readers tested and fuzzed here),
 /// a truncated or damaged file, no triangles, a point that is NaN or infinite, only degenerate
 /// triangles, or a mesh too large for this machine's free memory.
 TriangleMesh readMesh(const std::string& path);
