@@ -166,6 +166,11 @@ TEST(MeshFiles, EachBadMeshGetsOneLineNamingTheFile)
                           "property float z\nelement face 3000000000\nproperty list uchar int vertex_indices\n"
                           "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"),
          "than its 189 bytes can hold"},
+        // a face of no points crashed assimp's post-processing (MeshFile.cpp)
+        {file("empty-face.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                                "property float z\nelement face 2\nproperty list uchar int vertex_indices\n"
+                                "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n0\n"),
+         "face 1 of mesh 0 has no points (damaged file)"},
         {file("cut.stl", whole.substr(0, whole.size() / 2)), NotReadable},
         {file("cut.dae", duck.substr(0, duck.size() / 3)), NotReadable},
         {Models + "3DS/CameraRollAnim.3ds", NotReadable}, // assimp reads 3DS; we do not (MeshFile.cpp)
@@ -182,9 +187,10 @@ TEST(MeshFiles, EachBadMeshGetsOneLineNamingTheFile)
 // The fuzz target's findings that would hang or abort (tests/fuzz/findings/README.md), read by
 // the normal build as fuzz_mesh reads them (a first byte '0'-'7' names the format): a PLY
 // header that never ends, a Collada index that is no number (both refused before assimp reads
-// them), and two PLYs with a face of no points, which failed assimp's own check in its
-// triangulation or crashed its SortByPType (refused between the reading and the
-// post-processing: MeshFile.cpp).
+// them), a PLY whose faces of no points failed assimp's own check, PLYs declaring an element
+// twice (faces of no points that crashed its SortByPType, or its vertex array overrun), a
+// Collada accessor past its array, and bytes assimp took for a format we do not read
+// (MeshFileChecks.cpp, MeshFile.cpp).
 TEST(MeshFiles, TheFuzzFindingsAreRefusedInsteadOfHangingOrAborting)
 {
     const std::string findings = std::string(VBM_SOURCE_DIR) + "/tests/fuzz/findings/fuzz_mesh/";
@@ -193,7 +199,8 @@ TEST(MeshFiles, TheFuzzFindingsAreRefusedInsteadOfHangingOrAborting)
         {"ply-no-end-header.ply", "has no 'end_header'"},
         {"collada-index-not-a-number.dae", "holding something other than whole numbers"},
         {"ply-triangulate-assert.ply", "face 0 of mesh 0 has no points (damaged file)"},
-        {"ply-sort-by-type-empty-face.ply", "face 0 of mesh 0 has no points (damaged file)"},
+        {"ply-sort-by-type-empty-face.ply", "a PLY header declaring element 'face' twice (damaged)"},
+        {"ply-second-vertex-element-overflow.ply", "a PLY header declaring element 'vertex' twice (damaged)"},
         {"fbx-ascii-parse-error-leak.fbx", NotReadable},
         {"opengex-guessed-overread.bin", NotReadable},
         {"collada-accessor-past-array.dae",

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 namespace vbm {
 
@@ -23,9 +24,11 @@ bool holdsNoCase(std::string_view text, std::string_view word)
 
 /// PLY: without an end_header line assimp's reader rereads the header's last line forever; an
 /// element count larger than the file (each element takes a byte at least) makes it allocate
-/// for them all first.
+/// for them all first; an element declared twice (two `element vertex` lines) makes it size
+/// its arrays by the first and fill them from both, writing past their end.
 std::string refusedPly(std::string_view bytes)
 {
+    std::set<std::string_view> elements;
     for (size_t begin = 0; begin < bytes.size();) {
         size_t end = bytes.find_first_of("\r\n", begin);
         if (end == bytes.npos) end = bytes.size();
@@ -34,6 +37,12 @@ std::string refusedPly(std::string_view bytes)
             line.remove_prefix(1);
         if (line.substr(0, 10) == "end_header" && (line.size() == 10 || space(line[10]))) return "";
         if (line.substr(0, 8) == "element ") {
+            std::string_view name = line.substr(8);
+            while (!name.empty() && space(name.front()))
+                name.remove_prefix(1);
+            name = name.substr(0, std::min(name.find_first_of(" \t"), name.size()));
+            if (!elements.insert(name).second)
+                return "a PLY header declaring element '" + std::string(name) + "' twice (damaged)";
             const size_t at = line.find_last_of(" \t");
             const double count = std::strtod(std::string(line.substr(at + 1)).c_str(), nullptr);
             if (count > double(bytes.size()))
