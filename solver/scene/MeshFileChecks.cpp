@@ -119,12 +119,12 @@ std::string refusedColladaAccessor(std::string_view bytes)
         if (!source.empty() && source.front() == '#') source.remove_prefix(1);
         const auto array = arrayCount.find(source);
         if (array == arrayCount.end()) continue; // assimp refuses an unknown source itself
-        const double count = wholeNumber(attribute(tag, "count"), 0), stride = wholeNumber(attribute(tag, "stride"), 1),
-                     offset = wholeNumber(attribute(tag, "offset"), 0);
-        if (offset + count * std::max(stride, 1.0) > array->second)
-            return "a Collada accessor reading " + std::to_string(uint64_t(offset + count * std::max(stride, 1.0))) +
-                   " values of array '" + std::string(source) + "', which holds " +
-                   std::to_string(uint64_t(array->second)) + " (damaged)";
+        const double read =
+            wholeNumber(attribute(tag, "offset"), 0) +
+            wholeNumber(attribute(tag, "count"), 0) * std::max(wholeNumber(attribute(tag, "stride"), 1), 1.0);
+        if (read > array->second)
+            return "a Collada accessor reading " + std::to_string(uint64_t(read)) + " values of array '" +
+                   std::string(source) + "', which holds " + std::to_string(uint64_t(array->second)) + " (damaged)";
     }
     return "";
 }
