@@ -2,7 +2,8 @@
 // A simulation on one executor (HostExec or CudaExec): the Domain, the Fields and the steps
 // over them, composed once. Heat runs HeatStep; smoke runs SmokeSources, Advection and
 // Projection. The same kernel bodies run on the CPU and on the GPU. Included by SolverCpu.cpp
-// and SolverCuda.cu only.
+// and SolverCuda.cu only; the steps' passes are compiled apart, a unit per step and backend
+// (their *Impl.h, solver/CMakeLists.txt), so these two instantiate few kernels of their own.
 #pragma once
 
 #include "domain/ActiveSetRebuild.h"

@@ -5,13 +5,14 @@
 // so rebuild() from a new grid replaces all of it (and drops the executor's recorded launch
 // sequences, which name its arrays and sizes). Adaptive scenes also mark their air cells here
 // (kernels/ActiveSetBodies.h), and their rebuild hands in a grid already in executor memory.
+// The members that launch passes are defined in DomainImpl.h, compiled per backend in a unit of
+// their own (solver/CMakeLists.txt).
 #pragma once
 
 #include "exec/ExecGrid.h"
 #include "domain/MultigridHierarchy.h"
 #include "exec/StencilRunner.h"
 #include "kernels/ActiveSetBodies.h"
-#include "kernels/LaplacianRow.h"
 
 #include <cstdint>
 
@@ -35,34 +36,11 @@ public:
     }
 
     /// A new topology: grid, VBMs, diagonal and coarse levels made anew from `grid`.
-    void rebuild(const HostGridHandle& grid)
-    {
-        adopt(ExecGrid<Exec>(grid));
-        if (mMultigrid) mHierarchy = MultigridHierarchy<Exec>(grid, mFine, mRun, air());
-        mRun.exec().synchronize();
-    }
+    void rebuild(const HostGridHandle& grid);
 
     /// A new topology already in executor memory: its air cells and diagonal; the coarse levels
     /// are dropped until setHierarchy().
-    void adopt(ExecGrid<Exec>&& grid)
-    {
-        Exec& exec = mRun.exec();
-        exec.forgetReplays();
-        mHierarchy = {}; // the old levels go first, not after the new ones are built
-        mFine = std::move(grid);
-        exec.reserve(mFine.valueCount());
-        mDiag = Exec::template allocate<uint8_t>(mFine.valueCount());
-        mRun.template cross<CountNeighbours>(mFine, mDiag.data());
-        if (mTapTable) { // resolved once here, through the chosen resolver; read by every cross pass after
-            Array<uint32_t> taps = Exec::template allocate<uint32_t>(6 * mFine.valueCount());
-            mRun.template cross<StoreCrossNeighbours>(mFine, taps.data());
-            mFine.adoptTapTable(std::move(taps));
-        }
-        if (mRegion) {
-            mAir = Exec::template allocate<float>(mFine.valueCount());
-            mRun.voxels(mFine, MarkAirCells{mFine.grid(), *mRegion, mAir.data()});
-        }
-    }
+    void adopt(ExecGrid<Exec>&& grid);
     void setHierarchy(MultigridHierarchy<Exec>&& h) { mHierarchy = std::move(h); }
     bool wantsMultigrid() const { return mMultigrid; }
 

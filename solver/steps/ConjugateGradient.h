@@ -7,6 +7,8 @@
 // iteration. The host looks at them only at checkpoints, predicted from the residual's rate;
 // that does not change the result, since a finished solve skips every launch. On CUDA each
 // half iteration is a recorded launch sequence (a CUDA graph) replayed by key.
+// The members that launch passes are defined in ConjugateGradientImpl.h, compiled per backend in a unit of
+// their own (solver/CMakeLists.txt).
 #pragma once
 
 #include "domain/Domain.h"
@@ -63,39 +65,7 @@ public:
     }
 
     /// Solves p, timed as p.phase with its iterations and relative residual.
-    void solve(const CgProblem& p, CgWorkspace w, const SimulationParams& params, PhaseTimer<Exec>& timer)
-    {
-        const auto t = timer.start();
-        Solve s{p, w, p.multigrid && mDomain.hasMultigrid(), state(), {}};
-        start(s, params.cgTolerance);
-        CgState h{};
-        {
-            SkipWhenDone skip{mExec, &s.state->done};
-            precondition(s);
-            // the first checkpoint where the last solve finished (warm starts take about as many)
-            double before = -1;
-            int itBefore = 0;
-            for (int launched = 0, batch = std::clamp(mLastIterations, 1, 16); launched < params.cgMaxIterations;) {
-                batch = std::min(batch, params.cgMaxIterations - launched);
-                for (int k = 0; k < batch; ++k) {
-                    if (k) preconditionNext(s);
-                    productAndUpdate(s);
-                }
-                launched += batch;
-                h = readState();
-                if (h.done != 0) break;
-                preconditionNext(s);
-                if (before < 0) before = std::sqrt(h.rr0);
-                batch = iterationsToGo(before, itBefore, std::sqrt(h.rr), int(h.iterations), h.threshold);
-                before = std::sqrt(h.rr), itBefore = int(h.iterations);
-            }
-        }
-        if (h.done == 2) throw std::runtime_error(std::string(phaseName(p.phase)) + ": CG diverged (NaN residual)");
-        const int it = int(h.iterations);
-        mLastIterations = std::max(it, 1);
-        const double bNorm = std::sqrt(h.bb), rNorm = std::sqrt(h.rr);
-        timer.stop(p.phase, t, it, bNorm > 0 ? rNorm / bNorm : 0.0);
-    }
+    void solve(const CgProblem& p, CgWorkspace w, const SimulationParams& params, PhaseTimer<Exec>& timer);
 
 private:
     /// A solve in progress.
@@ -111,14 +81,7 @@ private:
 
     /// r = b - A x with r.r, b.b, then the start (and whether there is anything to do) decided
     /// on the device: no host round trip.
-    void start(Solve& s, double tolerance)
-    {
-        const CgProblem& p = s.p;
-        mRun.template crossSum<InitialResidualDot>(mDomain.fine(), StoreTotal{&s.state->rr}, p.x, p.fixed, p.b, s.w.r,
-                                                   p.shift, -p.scale, p.fixed != nullptr);
-        mExec.elementsSum(mDomain.valueCount(), Product{p.b, p.b}, StoreTotal{&s.state->bb});
-        mExec.single(StartCg{s.state, tolerance});
-    }
+    void start(Solve& s, double tolerance);
 
     /// Everything a half iteration's launches depend on, for the executor's replay: the resolver,
     /// the width, the operator, every array (the directions as they are now: the product reads
@@ -150,51 +113,12 @@ private:
     // second half until the checkpoint has seen the solve go on: a finished solve skips its
     // launches anyway, but a skipped launch of a resolver pass still schedules its thousands of
     // blocks.
-    void productAndUpdate(Solve& s)
-    {
-        const CgProblem& p = s.p;
-        const CgWorkspace& w = s.w;
-        mExec.replay(graphKey(s, 1), [&] {
-            mRun.template crossSum<DirectionLaplacianDot>(mDomain.fine(), FinishDq{s.state}, s.state, w.z, w.dOld, w.d,
-                                                          p.fixed, w.q, p.shift, -p.scale, p.fixed != nullptr);
-            const uint64_t n = mDomain.valueCount();
-            if (s.multigrid) // the V-cycle's first sweep rides along with the update of r
-                mExec.elementsSum(n,
-                                  UpdateSolution{s.state, w.d, w.q, p.x, w.r, w.sweep, mDomain.diag(),
-                                                 Multigrid<Exec>::firstSweepDiagScale()},
-                                  FinishRr{s.state});
-            else
-                mExec.elementsSum(n, UpdateSolution{s.state, w.d, w.q, p.x, w.r}, FinishRr{s.state});
-        });
-        std::swap(s.w.dOld, s.w.d);
-    }
-    void preconditionNext(Solve& s)
-    {
-        mExec.replay(graphKey(s, 2), [&] {
-            if (s.multigrid)
-                mMultigrid.precondition(s.w.z, s.w.r, s.w.sweep, s.w.residual, s.w.d, s.state, true);
-            else
-                precondition(s);
-        });
-    }
+    void productAndUpdate(Solve& s);
+    void preconditionNext(Solve& s);
     /// z = M r, then r.z into the CG state.
-    void precondition(Solve& s)
-    {
-        if (s.multigrid) {
-            mMultigrid.precondition(s.w.z, s.w.r, s.w.sweep, s.w.residual, s.w.d, s.state, false);
-        } else {
-            const uint64_t n = mDomain.valueCount();
-            mExec.elements(n, JacobiApply{s.w.r, mDomain.diag(), s.w.z, s.p.shift, s.p.scale});
-            mExec.elementsSum(n, Product{s.w.r, s.w.z}, FinishRz{s.state});
-        }
-    }
+    void precondition(Solve& s);
 
-    CgState readState()
-    {
-        CgState h;
-        std::memcpy(&h, mExec.read(mState, CgStateDoubles), sizeof h);
-        return h;
-    }
+    CgState readState();
 
     /// Iterations until the next checkpoint: the residual's mean rate since the last one,
     /// extrapolated to the threshold; rounded down (a checkpoint too early costs one host round

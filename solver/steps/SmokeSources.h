@@ -5,6 +5,8 @@
 // velocity, and vorticity confinement (when on) puts back small swirls. With confinement off
 // the emitter, the centres and buoyancy run as one pass. Accepts every resolver (its passes
 // are Laplacian-type).
+// The members that launch passes are defined in SmokeSourcesImpl.h, compiled per backend in a unit of
+// their own (solver/CMakeLists.txt).
 #pragma once
 
 #include "domain/Domain.h"
@@ -12,7 +14,6 @@
 #include "exec/PhaseTimer.h"
 #include "ResolverRules.h"
 #include "exec/StencilRunner.h"
-#include "kernels/SourceBodies.h"
 
 namespace vbm::solver {
 
@@ -28,59 +29,7 @@ public:
 
     /// Leaves the centred velocity in Temp::CentreU/V/W. `step`: the steps done before this one
     /// (the emitter noise's time).
-    void run(const SimulationParams& p, PhaseTimer<Exec>& timer, uint64_t step)
-    {
-        Fields<Exec>& f = mFields;
-        const float dt = float(p.dt);
-        float *cu = f[Temp::CentreU], *cv = f[Temp::CentreV], *cw = f[Temp::CentreW];
-        float* fuel = f.has(Channel::Fuel) ? f[Channel::Fuel] : nullptr;
-        const Emit emit{f.emitter(), f.scalars(), float(p.emitDensity), float(p.emitTemperature), fuel,
-                        float(p.emitFuel)};
-        const Burn burn{fuel,
-                        f.scalars(),
-                        float(p.ignition),
-                        float(dt * p.burnRate),
-                        float(p.burnHeat),
-                        float(p.burnSmoke),
-                        float(std::max(0.0, 1.0 - dt * p.cooling)),
-                        float(std::max(0.0, 1.0 - dt * p.dissipation))};
-        const Buoyancy buoyancy{f.scalars(), cv, float(dt * p.buoyancy), float(dt * p.weight)};
-        const float *u = f[Channel::U], *v = f[Channel::V], *w = f[Channel::W];
-        // with noise the emitter needs each voxel's coordinate: its own voxel pass, first
-        const bool noisy = p.emitNoise > 0;
-        const auto emitWithNoise = [&] {
-            const EmitterNoise noise{float(p.emitNoise), p.seed, uint32_t(step)};
-            mRun.voxels(mDomain.fine(), EmitWithNoise{mDomain.fine().grid(), emit, noise});
-        };
-        if (p.vorticity <= 0) { // nothing between them: one pass
-            timer.time(Phase::SourcesCentreBuoyancy, [&] {
-                if (noisy) emitWithNoise();
-                mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, true,
-                                                      noisy ? Emit{} : emit, buoyancy, burn, mDomain.air());
-            });
-            return;
-        }
-        Exec& exec = mRun.exec();
-        timer.time(Phase::Sources, [&] {
-            if (noisy)
-                emitWithNoise();
-            else
-                exec.elements(mDomain.valueCount(), emit);
-            if (fuel || p.cooling > 0 || p.dissipation > 0) exec.elements(mDomain.valueCount(), burn);
-        });
-        timer.time(Phase::CentreVelocity, [&] {
-            mRun.template cross<CentresFromFaces>(mDomain.fine(), u, v, w, cu, cv, cw, false, Emit{}, Buoyancy{},
-                                                  Burn{}, mDomain.air());
-        });
-        // the curl's z and its magnitude in the faces U and V: dead once the centres are made
-        float *wx = f[Temp::VorticityX], *wy = f[Temp::VorticityY], *wz = f[Channel::U], *mag = f[Channel::V];
-        timer.time(Phase::VorticityConfinement, [&] {
-            mRun.template cross<Vorticity>(mDomain.fine(), cu, cv, cw, wx, wy, wz, mag);
-            mRun.template cross<ConfinementForce>(mDomain.fine(), wx, wy, wz, mag, cu, cv, cw,
-                                                  float(p.dt * p.vorticity));
-        });
-        timer.time(Phase::Buoyancy, [&] { exec.elements(mDomain.valueCount(), buoyancy); });
-    }
+    void run(const SimulationParams& p, PhaseTimer<Exec>& timer, uint64_t step);
 
 private:
     StencilRunner<Exec>& mRun;
