@@ -7,9 +7,13 @@
   sizes      no file in vbm/ or solver/ over 450 lines, no function in them or app/ over 120
              lines (scripts/function-lengths.py's brace-matching count);
   licenses   every tracked source file (C++, CUDA, GLSL, CMake, shell, Python) names its
-             license, Apache-2.0 (LICENSE), in an SPDX line among its first two lines.
+             license, Apache-2.0 (LICENSE), in an SPDX line among its first two lines;
+  units      the solver's units per step (solver/CMakeLists.txt, VBM_SOLVER_UNITS): each named
+             class has its header and its *Impl.h, every *Impl.h is named there, and no source
+             file includes an *Impl.h (only the generated units do), so no other unit compiles
+             a step's kernels.
 
-usage: check-structure.py [layering|sizes|licenses]...   (default: all); exit 1 on a violation.
+usage: check-structure.py [layering|sizes|licenses|units]...   (default: all); exit 1 on a violation.
 """
 import importlib.util
 import os
@@ -130,8 +134,39 @@ def check_licenses():
     return bad
 
 
+def check_units():
+    text = open(os.path.join(ROOT, "solver", "CMakeLists.txt"), encoding="utf-8").read()
+    m = re.search(r"set\(VBM_SOLVER_UNITS([^)]*)\)", text)
+    if not m:
+        return ["solver/CMakeLists.txt: no set(VBM_SOLVER_UNITS ...)"]
+    units = m.group(1).split()
+    bad = []
+    for u in units:
+        for f in (u + ".h", u + "Impl.h"):
+            if not os.path.isfile(os.path.join(ROOT, "solver", f)):
+                bad.append(f"VBM_SOLVER_UNITS names {u}, but solver/{f} is missing")
+    for root, _, names in os.walk(ROOT):
+        rel_root = os.path.relpath(root, ROOT)
+        if rel_root.split(os.sep)[0].startswith(("build", ".")):
+            continue
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, ROOT)
+            if name.endswith("Impl.h") and rel.startswith("solver" + os.sep):
+                unit = rel[len("solver" + os.sep):-len("Impl.h")].replace(os.sep, "/")
+                if unit not in units:
+                    bad.append(f"{rel}: not compiled: add {unit} to VBM_SOLVER_UNITS (solver/CMakeLists.txt)")
+            if not name.endswith(SOURCE_EXT):
+                continue
+            for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+                inc = re.match(r'\s*#\s*include\s+"([^"]+Impl\.h)"', line)
+                if inc:
+                    bad.append(f"{rel}:{n}: includes {inc.group(1)}, which only its generated units may")
+    return bad
+
+
 CHECKS = {"layering": lambda: check_layering(), "sizes": lambda: check_sizes(),
-          "licenses": lambda: check_licenses()}
+          "licenses": lambda: check_licenses(), "units": lambda: check_units()}
 
 
 def main():
