@@ -9,9 +9,9 @@
   licenses   every tracked source file (C++, CUDA, GLSL, CMake, shell, Python) names its
              license, Apache-2.0 (LICENSE), in an SPDX line among its first two lines;
   units      the solver's units per step (solver/CMakeLists.txt, VBM_SOLVER_UNITS): each named
-             class has its header and its *Impl.h, every *Impl.h is named there, and no source
-             file includes an *Impl.h (only the generated units do), so no other unit compiles
-             a step's kernels.
+             class has its header and its *Impl.h, every tracked *Impl.h is named there, and no
+             tracked source includes an *Impl.h (only the generated units do), so no other unit
+             compiles a step's kernels.
 
 usage: check-structure.py [layering|sizes|licenses|units]...   (default: all); exit 1 on a violation.
 """
@@ -65,6 +65,23 @@ def candidates(name, including_dir):
     return found
 
 
+def quoted_includes(path):
+    """(line number, name) of each quoted #include of the file at path."""
+    for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+        m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+        if m:
+            yield n, m.group(1)
+
+
+def tracked_files():
+    """The repository's tracked files (git ls-files), relative to ROOT; raises when git fails."""
+    import subprocess
+    out = subprocess.run(["git", "-C", ROOT, "ls-files"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"git ls-files failed in {ROOT}: {out.stderr.strip()}")
+    return out.stdout.splitlines()
+
+
 def check_layering():
     bad = []
     for folder, allowed in MAY_INCLUDE.items():
@@ -75,16 +92,15 @@ def check_layering():
             path = os.path.join(d, name)
             if not (os.path.isfile(path) and name.endswith(SOURCE_EXT)):
                 continue
-            for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
-                m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
-                if not m or os.path.basename(m.group(1)) in GENERATED:
+            for n, name_included in quoted_includes(path):
+                if os.path.basename(name_included) in GENERATED:
                     continue
-                where = candidates(m.group(1), folder)
+                where = candidates(name_included, folder)
                 ok = [f for f in where if f == folder or f in allowed]
                 if not where:
-                    bad.append(f"{folder}/{name}:{n}: \"{m.group(1)}\" is not a file of the project")
+                    bad.append(f"{folder}/{name}:{n}: \"{name_included}\" is not a file of the project")
                 elif not ok:
-                    bad.append(f"{folder}/{name}:{n}: \"{m.group(1)}\" is in {where[0]}/, which {folder}/ may not include")
+                    bad.append(f"{folder}/{name}:{n}: \"{name_included}\" is in {where[0]}/, which {folder}/ may not include")
     return bad
 
 
@@ -115,12 +131,12 @@ LICENSED_EXT = SOURCE_EXT + (".glsl", ".sh", ".py", ".cmake", ".cmake.in")
 
 def check_licenses():
     """Tracked sources (git ls-files) whose first two lines lack the SPDX line."""
-    import subprocess
-    out = subprocess.run(["git", "-C", ROOT, "ls-files"], capture_output=True, text=True)
-    if out.returncode != 0:
-        return [f"git ls-files failed in {ROOT}: {out.stderr.strip()}"]
+    try:
+        files = tracked_files()
+    except RuntimeError as e:
+        return [str(e)]
     bad = []
-    for rel in out.stdout.splitlines():
+    for rel in files:
         name = os.path.basename(rel)
         if not (rel.endswith(LICENSED_EXT) or name == "CMakeLists.txt") or rel.startswith("docs/"):
             continue
@@ -145,23 +161,20 @@ def check_units():
         for f in (u + ".h", u + "Impl.h"):
             if not os.path.isfile(os.path.join(ROOT, "solver", f)):
                 bad.append(f"VBM_SOLVER_UNITS names {u}, but solver/{f} is missing")
-    for root, _, names in os.walk(ROOT):
-        rel_root = os.path.relpath(root, ROOT)
-        if rel_root.split(os.sep)[0].startswith(("build", ".")):
+    try:
+        files = tracked_files()
+    except RuntimeError as e:
+        return bad + [str(e)]
+    for rel in files:
+        if rel.startswith("solver/") and rel.endswith("Impl.h") and rel[len("solver/"):-len("Impl.h")] not in units:
+            bad.append(f"{rel}: not compiled: add {rel[len('solver/'):-len('Impl.h')]} to VBM_SOLVER_UNITS "
+                       "(solver/CMakeLists.txt)")
+        path = os.path.join(ROOT, rel)
+        if not rel.endswith(SOURCE_EXT) or os.path.islink(path) or not os.path.isfile(path):
             continue
-        for name in sorted(names):
-            path = os.path.join(root, name)
-            rel = os.path.relpath(path, ROOT)
-            if name.endswith("Impl.h") and rel.startswith("solver" + os.sep):
-                unit = rel[len("solver" + os.sep):-len("Impl.h")].replace(os.sep, "/")
-                if unit not in units:
-                    bad.append(f"{rel}: not compiled: add {unit} to VBM_SOLVER_UNITS (solver/CMakeLists.txt)")
-            if not name.endswith(SOURCE_EXT):
-                continue
-            for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
-                inc = re.match(r'\s*#\s*include\s+"([^"]+Impl\.h)"', line)
-                if inc:
-                    bad.append(f"{rel}:{n}: includes {inc.group(1)}, which only its generated units may")
+        for n, name in quoted_includes(path):
+            if name.endswith("Impl.h"):
+                bad.append(f"{rel}:{n}: includes {name}, which only its generated units may")
     return bad
 
 

@@ -4,8 +4,8 @@
 // for CUDA), its grid and VBM at both widths, the fields copied onto it by coordinate, its air
 // cells and diagonal, the emitter channel, and the multigrid levels. Each part is timed as its
 // own phase.
-// The members that launch passes are defined in ActiveSetRebuildImpl.h, compiled per backend in a unit of
-// their own (solver/CMakeLists.txt).
+// The members that launch passes are defined in ActiveSetRebuildImpl.h, compiled per backend in a
+// unit of their own (solver/CMakeLists.txt).
 #pragma once
 
 #include "domain/Domain.h"
@@ -14,7 +14,6 @@
 #include "exec/PhaseTimer.h"
 #include "exec/StencilRunner.h"
 #include "kernels/ActiveSetBodies.h"
-#include "kernels/CgBodies.h"
 
 #include <cmath>
 #include <limits>

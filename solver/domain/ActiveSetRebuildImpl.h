@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// ActiveSetRebuild<Exec>'s passes (domain/ActiveSetRebuild.h), compiled once per backend in a unit of their own
-// (solver/CMakeLists.txt: VBM_SOLVER_UNITS).
+// ActiveSetRebuild<Exec>'s passes (domain/ActiveSetRebuild.h), compiled once per backend in a unit
+// of their own (solver/CMakeLists.txt: VBM_SOLVER_UNITS).
 #pragma once
 
 #include "domain/ActiveSetRebuild.h"
+#include "kernels/CgBodies.h"
 
 namespace vbm::solver {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Domain<Exec>'s topology passes (domain/Domain.h), compiled once per backend in a unit of their own
-// (solver/CMakeLists.txt: VBM_SOLVER_UNITS).
+// Domain<Exec>'s topology passes (domain/Domain.h), compiled once per backend in a unit of their
+// own (solver/CMakeLists.txt: VBM_SOLVER_UNITS).
 #pragma once
 
 #include "domain/Domain.h"

@@ -7,8 +7,8 @@
 // iteration. The host looks at them only at checkpoints, predicted from the residual's rate;
 // that does not change the result, since a finished solve skips every launch. On CUDA each
 // half iteration is a recorded launch sequence (a CUDA graph) replayed by key.
-// The members that launch passes are defined in ConjugateGradientImpl.h, compiled per backend in a unit of
-// their own (solver/CMakeLists.txt).
+// The members that launch passes are defined in ConjugateGradientImpl.h, compiled per backend in a
+// unit of their own (solver/CMakeLists.txt).
 #pragma once
 
 #include "domain/Domain.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// ConjugateGradient<Exec>'s solve (steps/ConjugateGradient.h), compiled once per backend in a unit of its own
-// (solver/CMakeLists.txt: VBM_SOLVER_UNITS).
+// ConjugateGradient<Exec>'s solve (steps/ConjugateGradient.h), compiled once per backend in a unit
+// of its own (solver/CMakeLists.txt: VBM_SOLVER_UNITS).
 #pragma once
 
 #include "steps/ConjugateGradient.h"

@@ -5,8 +5,8 @@
 // velocity, and vorticity confinement (when on) puts back small swirls. With confinement off
 // the emitter, the centres and buoyancy run as one pass. Accepts every resolver (its passes
 // are Laplacian-type).
-// The members that launch passes are defined in SmokeSourcesImpl.h, compiled per backend in a unit of
-// their own (solver/CMakeLists.txt).
+// The members that launch passes are defined in SmokeSourcesImpl.h, compiled per backend in a unit
+// of their own (solver/CMakeLists.txt).
 #pragma once
 
 #include "domain/Domain.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// SmokeSources<Exec>'s passes (steps/SmokeSources.h), compiled once per backend in a unit of their own
-// (solver/CMakeLists.txt: VBM_SOLVER_UNITS).
+// SmokeSources<Exec>'s passes (steps/SmokeSources.h), compiled once per backend in a unit of their
+// own (solver/CMakeLists.txt: VBM_SOLVER_UNITS).
 #pragma once
 
 #include "kernels/SourceBodies.h"
